@@ -1,0 +1,69 @@
+"""Make output reproducible: two runs of the same snippet give the same bytes.
+
+Each rule names what it hides, so a reader of a record knows that ``0x<addr>``
+was a memory address and not something the snippet printed literally.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Bump when a rule changes: it is part of every record's environment key, so
+# records normalized under older rules are re-executed rather than trusted.
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Context:
+    """Run-specific strings that must not leak into a record."""
+
+    run_dir: str = ""
+    cache_dir: str = ""
+    repo_root: str = ""
+    site_packages: tuple[str, ...] = ()
+    pid: int | None = None
+
+
+_GLOG_PREFIX = re.compile(
+    r"^(?P<level>[IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ (?P<where>\S+:\d+\])", re.MULTILINE
+)
+_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # Memory addresses: "<AddmmBackward0 object at 0x7f3a...>".
+    (re.compile(r"\b0x[0-9a-fA-F]{8,16}\b"), "0x<addr>"),
+    # UUIDs, also the underscore form of __compiled_fn_1_<uuid>.
+    (re.compile(r"\b[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}\b"), "<uuid>"),
+    # Object ids inside Dynamo guards.
+    (re.compile(r"((?:___check_obj_id|check_obj_id|___check_type_id|check_type_id)\([^,()]*(?:\([^()]*\))?[^,()]*,\s*)\d+"), r"\1<id>"),
+    (re.compile(r"(\bid\([^()]*\)\s*==\s*)\d+"), r"\1<id>"),
+    # Durations printed by torch's logs ("took 0.123s", "12.5 ms").
+    (re.compile(r"\b\d+(?:\.\d+)?(?:e-?\d+)? ?(?:ms|us|µs|ns|seconds|secs?)\b"), "<time>"),
+    (re.compile(r"(\b(?:took|in|latency|elapsed|time)[:=]? )\d+\.\d+ ?s\b", re.IGNORECASE), r"\1<time>"),
+    # Anything left under a temporary directory.
+    (re.compile(r"/tmp/(?:pytest-of-[^/\s]+/)?(?:tmp|pytest-)[\w.-]+"), "<tmp>"),
+    (re.compile(r"/tmp/torchinductor_[\w.-]+"), "<inductor-tmp>"),
+)
+
+
+def normalize(text: str, ctx: Context = Context()) -> str:
+    """Replace volatile substrings; idempotent, so normalizing twice changes nothing."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    # The glog prefix "V1130 15:14:57.658000 576 torch/_inductor/graph.py:2552]"
+    # carries a date, a time and a PID; keep the level and the source location.
+    text = _GLOG_PREFIX.sub(r"\g<level> \g<where>", text)
+    replacements = [
+        (ctx.cache_dir, "<inductor-cache>"),
+        (ctx.run_dir, "<run-dir>"),
+        *((sp, "<site-packages>") for sp in ctx.site_packages),
+        (ctx.repo_root + "/" if ctx.repo_root else "", ""),
+        (ctx.repo_root, "<repo>"),
+    ]
+    for needle, token in sorted(replacements, key=lambda pair: -len(pair[0])):
+        if needle:
+            text = text.replace(needle, token)
+    for pattern, replacement in _RULES:
+        text = pattern.sub(replacement, text)
+    if ctx.pid is not None:
+        # Only where a PID is named as one: a bare number may be a real value.
+        text = re.sub(rf"(\b(?:pid|PID|process)[ =:]+){ctx.pid}\b", r"\1<pid>", text)
+    return "\n".join(line.rstrip() for line in text.split("\n"))

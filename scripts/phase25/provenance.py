@@ -1,0 +1,52 @@
+"""Where and with what a run happened; collected inside the snippet's process."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from typing import Any
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def collect(device: str) -> dict[str, Any]:
+    """Versions and device facts; torch is imported only if the snippet did."""
+    info: dict[str, Any] = {
+        "python": platform.python_version(),
+        "platform": f"{platform.system()} {platform.machine()}",
+    }
+    torch = sys.modules.get("torch")
+    if torch is None:
+        try:
+            import torch  # noqa: PLC0415 - optional: snippets of the runner's own tests lack it
+        except ImportError:
+            torch = None
+    if torch is not None:
+        info["torch"] = torch.__version__.split("+")[0]
+        info["torch_build"] = torch.__version__
+        info["cuda"] = torch.version.cuda
+        try:
+            import triton  # noqa: PLC0415
+
+            info["triton"] = triton.__version__
+        except ImportError:
+            info["triton"] = None
+    if device == "cuda" and torch is not None and torch.cuda.is_available():
+        props = torch.cuda.get_device_properties(0)
+        info["device_name"] = props.name
+        info["compute_capability"] = f"sm_{props.major}{props.minor}"
+    else:
+        info["device_name"] = _cpu_model()
+        if torch is not None:
+            info["cpu_capability"] = torch.backends.cpu.get_cpu_capability()
+            info["threads"] = torch.get_num_threads()
+    return info
