@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 DEVICES = ("cpu", "cuda")
 _BLOCK = re.compile(r"^# /// snippet\s*$(?P<body>.*?)^# ///\s*$\n?", re.MULTILINE | re.DOTALL)
-_KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps", "title"}
+_KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps"}
 
 
 class HeaderError(ValueError):
@@ -36,7 +36,6 @@ class Header:
     expect_error: ExpectedError | None = None
     artifacts: tuple[str, ...] = ()
     deps: tuple[str, ...] = ()
-    title: str = ""
 
 
 def split(source: str) -> tuple[str, str]:
@@ -99,5 +98,4 @@ def parse(source: str) -> Header:
         expect_error=expected,
         artifacts=tuple(artifacts),
         deps=tuple(sorted(deps)),
-        title=str(data.get("title", "")),
     )

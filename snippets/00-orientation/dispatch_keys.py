@@ -1,5 +1,4 @@
 # /// snippet
-# title = "The dispatch keys a tensor carries"
 # devices = ["cpu", "cuda"]
 # timeout = 60
 # ///

@@ -1,5 +1,4 @@
 # /// snippet
-# title = "F.linear on the LM head's shapes, and the grad_fn it records"
 # devices = ["cpu", "cuda"]
 # timeout = 60
 # ///

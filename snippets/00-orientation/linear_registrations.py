@@ -1,6 +1,5 @@
 # /// snippet
-# title = "The kernels registered for aten::linear and aten::addmm"
-# devices = ["cpu"]
+# devices = ["cpu", "cuda"]
 # timeout = 60
 # ///
 import re

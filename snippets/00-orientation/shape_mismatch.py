@@ -1,5 +1,4 @@
 # /// snippet
-# title = "What the dispatcher says when the shapes do not fit"
 # devices = ["cpu", "cuda"]
 # timeout = 60
 # expect_error = { type = "RuntimeError", match = "mat1 and mat2 shapes cannot be multiplied" }

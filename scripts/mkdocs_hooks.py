@@ -1,0 +1,7 @@
+"""MkDocs loads this file (``hooks:`` in mkdocs.yml); the logic is in phase25.mkdocs_glue."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from phase25.mkdocs_glue import on_page_content, on_page_markdown, on_pre_build  # noqa: E402,F401

@@ -1,0 +1,177 @@
+"""MkDocs hook: execute what is stale once per build, then render pages from records.
+
+mkdocs-static-i18n builds each language by calling MkDocs' build again with the
+same config object, so everything costly (discovering snippets, hashing them,
+reading records, executing stale runs) happens once per config object and is
+reused by every language. Pages only ever read records.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import header, i18n, pages, records, render, runner, translations
+from .paths import DEFAULT_LAYOUT, Layout
+
+log = logging.getLogger("mkdocs.plugins.phase25")
+SLOT = "<!--phase25-slot-{}-->"
+SLOT_RE = re.compile(r"(?:<p>)?<!--phase25-slot-(\d+)-->(?:</p>)?")
+
+
+@dataclass
+class BuildState:
+    """What one build knows about snippets and records, shared by all languages."""
+
+    config: object
+    layout: Layout
+    snippets: dict[str, records.Snippet]
+    views: dict[tuple[str, str], records.Freshness]
+    executed: int = 0
+    slots: dict[str, dict[int, str]] = field(default_factory=dict)
+
+
+_STATE: BuildState | None = None
+
+
+def state() -> BuildState | None:
+    """The current build's state (the benchmark reads ``executed``)."""
+    return _STATE
+
+
+def _execute_stale(layout: Layout) -> int:
+    """Run the stale CPU jobs before any page is rendered; returns how many ran."""
+    todo, _ = runner.plan(layout, ["cpu"], torch_version=runner.installed_torch())
+    if not todo:
+        return 0
+    log.info("phase25: executing %d stale CPU run(s)", len(todo))
+    outcome = runner.run(layout, todo, workers=os.cpu_count() or 1)
+    for record in outcome.failures:
+        log.warning("snippet %s (cpu) %s: %s", record.snippet, record.status, record.error)
+    return len(outcome.executed)
+
+
+def on_pre_build(config) -> None:
+    global _STATE
+    if _STATE is not None and _STATE.config is config:
+        return  # another language of the same build
+    layout = Layout.of(Path(config.config_file_path).parent) if config.config_file_path else DEFAULT_LAYOUT
+    executed = _execute_stale(layout) if os.environ.get("PHASE25_EXECUTE") == "1" else 0
+    try:
+        snippets = {s.id: s for s in records.discover(layout)}
+    except header.HeaderError as exc:
+        from mkdocs.exceptions import PluginError  # noqa: PLC0415
+
+        raise PluginError(str(exc)) from None
+    torch_version = runner.installed_torch()
+    views = {
+        (s.id, device): records.freshness(layout, s, device, torch_version if device == "cpu" else None)
+        for s in snippets.values()
+        for device in s.header.devices
+    }
+    _STATE = BuildState(config=config, layout=layout, snippets=snippets, views=views, executed=executed)
+    docs = Path(config.docs_dir)
+    for issue in translations.parity(docs):
+        log.warning("translation: %s", issue)
+    for issue in translations.outdated(docs):
+        log.info("translation outdated: %s", issue)
+
+
+def _page_lang(page) -> str:
+    first = page.file.src_uri.split("/", 1)[0]
+    return first if first in i18n.LANGUAGES else i18n.DEFAULT
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    assert _STATE is not None
+    lang = _page_lang(page)
+    where = f"docs/{page.file.src_uri}"
+    slots: dict[int, str] = {}
+    lines = markdown.split("\n")
+    for number, directive in enumerate(pages.directives(markdown)):
+        if directive.kind == "snippet":
+            fragment = _render_snippet(directive.arg, lang, where, number)
+        else:
+            fragment = _render_report(lang)
+        slots[number] = fragment
+        lines[directive.line - 1] = directive.indent + SLOT.format(number)
+    _STATE.slots[page.file.src_uri] = slots
+    markdown = "\n".join(lines)
+    if lang == translations.TARGET:
+        markdown = _translation_notice(markdown, page, config) + markdown
+    return markdown
+
+
+def _render_snippet(snippet_id: str | None, lang: str, where: str, index: int) -> str:
+    assert _STATE is not None
+    snippet = _STATE.snippets.get(snippet_id or "")
+    if snippet is None:
+        log.warning("%s: unknown snippet %r (expected snippets/<page>/<name>.py)", where, snippet_id)
+        return render._admonition("failure", "Unknown snippet", render.escape(str(snippet_id)))
+    _, code = header.split(snippet.source)
+    views = [(device, _STATE.views[(snippet.id, device)]) for device in snippet.header.devices]
+    rendered = render.render_snippet(snippet.id, code, views, lang, index + 1)
+    for problem in rendered.problems:
+        log.warning("%s: snippet %s (%s): %s", where, snippet.id, problem.device, problem.message)
+    return rendered.html
+
+
+def _render_report(lang: str) -> str:
+    """The execution report: every (snippet, device), its status and provenance."""
+    assert _STATE is not None
+    t = lambda key, **kw: i18n.text(lang, key, **kw)  # noqa: E731
+    head = "".join(f"<th>{render.escape(t(k))}</th>" for k in (
+        "report_snippet", "report_device", "report_status", "report_wall", "report_torch", "report_where", "report_date"))
+    rows, counts = [], {"ok": 0, "missing": 0, "bad": 0}
+    for (snippet_id, device), fresh in sorted(_STATE.views.items()):
+        rec = fresh.record
+        state_key = fresh.state
+        if fresh.state == "current" and rec and rec.status != "ok":
+            state_key = rec.status
+        status = {"current": "status_current", "missing": "status_missing", "stale": "status_stale",
+                  "corrupt": "status_corrupt", "failed": "status_failed", "timeout": "status_timeout"}[state_key]
+        bucket = "ok" if state_key == "current" else "missing" if state_key == "missing" and device == "cuda" else "bad"
+        counts[bucket] += 1
+        cells = [
+            f"<code>{render.escape(snippet_id)}</code>", render.DEVICE_LABELS[device], t(status),
+            f"{rec.run.get('wall_s', 0):.1f} s" if rec else "—", rec.provenance.get("torch", "—") if rec else "—",
+            rec.provenance.get("device_name", "—") if rec else "—", rec.run.get("date", "—") if rec else "—",
+        ]
+        rows.append(f'<tr class="report-{state_key}">' + "".join(
+            f"<td>{c if c.startswith('<code>') else render.escape(c)}</td>" for c in cells) + "</tr>")
+    summary = t("report_summary", total=len(_STATE.views), snippets=len(_STATE.snippets), **counts)
+    return (f'<p class="execution-summary">{render.escape(summary)}</p>'
+            f'<table class="execution-report"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+
+
+def _translation_notice(markdown: str, page, config) -> str:
+    rel = page.file.src_uri.split("/", 1)[1]
+    reason = translations.freshness(Path(config.docs_dir), rel)
+    if reason is None:
+        return ""
+    log.info("%s: outdated translation (%s)", page.file.src_uri, reason)
+    english_url = "../" * page.url.count("/") + page.url.split("/", 1)[1]
+    title = i18n.text("es", "outdated_title")
+    body = i18n.text("es", "outdated", english_url=english_url)
+    return f'!!! warning "{title}"\n\n    {body}\n\n'
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    assert _STATE is not None
+    slots = _STATE.slots.pop(page.file.src_uri, {})
+    seen: set[int] = set()
+
+    def fill(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        seen.add(number)
+        return slots.get(number, "")
+
+    html = SLOT_RE.sub(fill, html)
+    lost = set(slots) - seen
+    if lost:
+        log.warning("docs/%s: %d snippet directive(s) did not survive Markdown (inside raw HTML?)", page.file.src_uri, len(lost))
+    return html
+
