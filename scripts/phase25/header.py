@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 DEVICES = ("cpu", "cuda")
-_BLOCK = re.compile(r"^# /// snippet\s*$(?P<body>.*?)^# ///\s*$\n?", re.MULTILINE | re.DOTALL)
+_BLOCK = re.compile(r"^# /// snippet[ \t]*$(?P<body>.*?)^# ///[ \t]*$\n?", re.MULTILINE | re.DOTALL)
 _KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps"}
 
 

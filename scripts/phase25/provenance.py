@@ -19,23 +19,18 @@ def _cpu_model() -> str:
 
 
 def collect(device: str) -> dict[str, Any]:
-    """Versions and device facts; torch is imported only if the snippet did."""
+    """Versions and device facts; torch's only if the snippet imported it (never imported here)."""
     info: dict[str, Any] = {
         "python": platform.python_version(),
         "platform": f"{platform.system()} {platform.machine()}",
     }
     torch = sys.modules.get("torch")
-    if torch is None:
-        try:
-            import torch  # noqa: PLC0415 - optional: snippets of the runner's own tests lack it
-        except ImportError:
-            torch = None
     if torch is not None:
         info["torch"] = torch.__version__.split("+")[0]
         info["torch_build"] = torch.__version__
         info["cuda"] = torch.version.cuda
         try:
-            import triton  # noqa: PLC0415
+            import triton  # noqa: PLC0415 - present on GPU machines only
 
             info["triton"] = triton.__version__
         except ImportError:

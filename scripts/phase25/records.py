@@ -242,6 +242,6 @@ def freshness(layout: Layout, snippet: Snippet, device: str, torch_version: str 
     if record.env_key != env_key(snippet, device):
         return Freshness("stale", "the snippet's environment or the runner's pins changed", record)
     recorded_torch = record.provenance.get("torch")
-    if torch_version and recorded_torch != torch_version:
+    if torch_version and recorded_torch and recorded_torch != torch_version:
         return Freshness("stale", f"recorded with torch {recorded_torch}, this machine has {torch_version}", record)
     return Freshness("current", "", record)

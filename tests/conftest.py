@@ -1,0 +1,48 @@
+"""Shared fixtures: the repository's scripts on sys.path, and toy projects.
+
+Toy projects hold snippets that need only the standard library, so the runner's
+behaviour (caching, staleness, timeouts, errors) is tested in well under a
+second per case; the real torch snippets are tested in test_records.py.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from phase25 import runner  # noqa: E402
+from phase25.paths import Layout  # noqa: E402
+
+
+class ToyProject:
+    """A throwaway repository with a ``snippets/`` and a ``records/`` folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        (root / "snippets").mkdir(parents=True)
+        self.layout = Layout.of(root)
+
+    def add(self, snippet_id: str, body: str, *, devices: str = '["cpu"]', extra: str = "") -> Path:
+        path = self.root / "snippets" / f"{snippet_id}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        head = f"# /// snippet\n# devices = {devices}\n" + "".join(f"# {line}\n" for line in extra.splitlines() if line)
+        path.write_text(head + "# ///\n" + textwrap.dedent(body), encoding="utf-8")
+        return path
+
+    def run(self, *, workers: int = 1, force: bool = False, devices=("cpu",), records: Path | None = None):
+        layout = Layout(self.root, self.layout.snippets, records) if records else self.layout
+        todo, current = runner.plan(layout, devices, force=force)
+        outcome = runner.run(layout, todo, workers=workers, progress=runner.Progress(len(todo), io.StringIO()))
+        return outcome, current
+
+
+@pytest.fixture
+def toy(tmp_path: Path) -> ToyProject:
+    return ToyProject(tmp_path / "project")

@@ -1,0 +1,40 @@
+from phase25.normalize import Context, normalize
+
+
+def test_memory_addresses():
+    assert normalize("<AddmmBackward0 object at 0x7f3a2c1b9e80>") == "<AddmmBackward0 object at 0x<addr>>"
+
+
+def test_glog_prefix_keeps_level_and_location_only():
+    line = "V1130 15:14:57.658000 576 torch/_inductor/graph.py:2552] [0/0] [__output_code] Output code:"
+    assert normalize(line) == "V torch/_inductor/graph.py:2552] [0/0] [__output_code] Output code:"
+
+
+def test_run_specific_paths():
+    ctx = Context(run_dir="/tmp/phase25-run-abc/work", cache_dir="/tmp/phase25-run-abc/inductor-cache",
+                  repo_root="/home/me/site", site_packages=("/venv/lib/python3.11/site-packages",))
+    text = ("/tmp/phase25-run-abc/inductor-cache/ab/kernel.py /tmp/phase25-run-abc/work/out.txt "
+            "/home/me/site/snippets/a.py /venv/lib/python3.11/site-packages/torch/nn.py")
+    assert normalize(text, ctx) == (
+        "<inductor-cache>/ab/kernel.py <run-dir>/out.txt snippets/a.py <site-packages>/torch/nn.py"
+    )
+
+
+def test_uuids_guard_ids_and_timings():
+    text = ("__compiled_fn_1_0c6f2e8a_1b2c_4d5e_8f90_a1b2c3d4e5f6 ___check_obj_id(L['W'], 140234567890123) "
+            "took 0.123s, 12.5 ms")
+    assert normalize(text) == "__compiled_fn_1_<uuid> ___check_obj_id(L['W'], <id>) took <time>, <time>"
+
+
+def test_pid_only_where_named_as_a_pid():
+    assert normalize("pid=4242 shape (4242,)", Context(pid=4242)) == "pid=<pid> shape (4242,)"
+
+
+def test_values_that_look_numeric_survive():
+    text = "y.shape: (2, 600)\ntensor([0.1234, 5.0000])\n600 x 64 = 38400"
+    assert normalize(text) == text
+
+
+def test_idempotent_and_strips_trailing_space():
+    once = normalize("a  \r\nb 0xdeadbeefcafe \n")
+    assert once == "a\nb 0x<addr>\n" and normalize(once) == once
