@@ -58,9 +58,16 @@ def test_dependency_and_environment_changes_make_a_record_stale(toy):
 
 def test_a_record_from_another_torch_is_stale_for_this_machine(toy):
     toy.add("page/a", "print(1)\n")
-    toy.run()
+    record = toy.run()[0].executed[0]
     snippet = records.discover(toy.layout)[0]
-    assert records.freshness(toy.layout, snippet, "cpu", torch_version="9.9.9").reason.startswith("recorded with torch")
+    # A snippet that never imported torch does not depend on its version...
+    assert records.freshness(toy.layout, snippet, "cpu", torch_version="9.9.9").state == "current"
+    # ...one that did is out of date once another torch is installed.
+    record.provenance["torch"] = "2.13.0"
+    records.save(toy.layout, record)
+    assert records.freshness(toy.layout, snippet, "cpu", torch_version="2.13.0").state == "current"
+    fresh = records.freshness(toy.layout, snippet, "cpu", torch_version="9.9.9")
+    assert fresh.reason == "recorded with torch 2.13.0, this machine has 9.9.9"
 
 
 def test_failure_is_recorded_with_context(toy):
