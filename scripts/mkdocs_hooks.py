@@ -4,4 +4,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from phase25.mkdocs_glue import on_page_content, on_page_markdown, on_pre_build  # noqa: E402,F401
+from phase25.mkdocs_glue import (  # noqa: F401
+    on_page_content,
+    on_page_markdown,
+    on_post_build,
+    on_post_page,
+    on_pre_build,
+)

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from phase25.cli import main  # noqa: E402
+from phase25.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

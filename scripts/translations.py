@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Check the Spanish pages against the English ones, or stamp one as up to date.
 
-    python scripts/translations.py check
-    python scripts/translations.py stamp docs/es/index.md
+python scripts/translations.py check
+python scripts/translations.py stamp docs/es/index.md
 """
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from phase25 import translations  # noqa: E402
-from phase25.paths import REPO_ROOT  # noqa: E402
+from phase25 import translations
+from phase25.paths import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs"
 

@@ -46,3 +46,14 @@ class ToyProject:
 @pytest.fixture
 def toy(tmp_path: Path) -> ToyProject:
     return ToyProject(tmp_path / "project")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The real site, built once with --strict for the build and browser tests."""
+    from site_build import build
+
+    site = tmp_path_factory.mktemp("site") / "site"
+    result = build(REPO, site)
+    assert result.returncode == 0, result.stderr[-4000:]
+    return site

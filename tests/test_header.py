@@ -1,7 +1,7 @@
 import pytest
 from phase25 import header
 
-GOOD = '''# /// snippet
+GOOD = """# /// snippet
 # devices = ["cpu", "cuda"]
 # timeout = 30
 # env = { TORCH_LOGS = "graph_code" }
@@ -10,7 +10,7 @@ GOOD = '''# /// snippet
 # deps = ["weights/head.pt"]
 # ///
 import torch
-'''
+"""
 
 
 def test_parses_every_key():

@@ -11,18 +11,26 @@ def test_glog_prefix_keeps_level_and_location_only():
 
 
 def test_run_specific_paths():
-    ctx = Context(run_dir="/tmp/phase25-run-abc/work", cache_dir="/tmp/phase25-run-abc/inductor-cache",
-                  repo_root="/home/me/site", site_packages=("/venv/lib/python3.11/site-packages",))
-    text = ("/tmp/phase25-run-abc/inductor-cache/ab/kernel.py /tmp/phase25-run-abc/work/out.txt "
-            "/home/me/site/snippets/a.py /venv/lib/python3.11/site-packages/torch/nn.py")
+    ctx = Context(
+        run_dir="/tmp/phase25-run-abc/work",
+        cache_dir="/tmp/phase25-run-abc/inductor-cache",
+        repo_root="/home/me/site",
+        site_packages=("/venv/lib/python3.11/site-packages",),
+    )
+    text = (
+        "/tmp/phase25-run-abc/inductor-cache/ab/kernel.py /tmp/phase25-run-abc/work/out.txt "
+        "/home/me/site/snippets/a.py /venv/lib/python3.11/site-packages/torch/nn.py"
+    )
     assert normalize(text, ctx) == (
         "<inductor-cache>/ab/kernel.py <run-dir>/out.txt snippets/a.py <site-packages>/torch/nn.py"
     )
 
 
 def test_uuids_guard_ids_and_timings():
-    text = ("__compiled_fn_1_0c6f2e8a_1b2c_4d5e_8f90_a1b2c3d4e5f6 ___check_obj_id(L['W'], 140234567890123) "
-            "took 0.123s, 12.5 ms")
+    text = (
+        "__compiled_fn_1_0c6f2e8a_1b2c_4d5e_8f90_a1b2c3d4e5f6 ___check_obj_id(L['W'], 140234567890123) "
+        "took 0.123s, 12.5 ms"
+    )
     assert normalize(text) == "__compiled_fn_1_<uuid> ___check_obj_id(L['W'], <id>) took <time>, <time>"
 
 

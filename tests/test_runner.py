@@ -49,8 +49,11 @@ def test_dependency_and_environment_changes_make_a_record_stale(toy):
     (toy.root / "data.txt").write_text("two")
     assert records.freshness(toy.layout, snippet, "cpu").reason.startswith("the snippet (or a declared dependency)")
     toy.run()
-    toy.add("page/a", "print(open('../../data.txt').read() if False else 'x')\n",
-            extra='deps = ["data.txt"]\nenv = { MY_FLAG = "1" }')
+    toy.add(
+        "page/a",
+        "print(open('../../data.txt').read() if False else 'x')\n",
+        extra='deps = ["data.txt"]\nenv = { MY_FLAG = "1" }',
+    )
     # Same code, new environment: still a different run.
     fresh = records.freshness(toy.layout, records.discover(toy.layout)[0], "cpu")
     assert fresh.state == "stale"
@@ -87,12 +90,16 @@ def test_failure_is_recorded_with_context(toy):
 
 def test_timeout_kills_the_whole_process_group(toy, tmp_path):
     pid_file = tmp_path / "grandchild.pid"
-    toy.add("page/hang", f"""
+    toy.add(
+        "page/hang",
+        f"""
         import subprocess, time
         child = subprocess.Popen(["sleep", "300"])
         open({str(pid_file)!r}, "w").write(str(child.pid))
         time.sleep(300)
-    """, extra="timeout = 2")
+    """,
+        extra="timeout = 2",
+    )
     started = time.monotonic()
     outcome, _ = toy.run()
     assert time.monotonic() - started < 30
@@ -110,7 +117,11 @@ def test_timeout_kills_the_whole_process_group(toy, tmp_path):
         ("raise RuntimeError('mat1 and mat2 shapes cannot be multiplied (2x65)')\n", "ok", None),
         ("print('fine')\n", "failed", "but the snippet finished without raising"),
         ("raise RuntimeError('something else')\n", "failed", "its message does not contain"),
-        ("raise TypeError('mat1 and mat2 shapes cannot be multiplied')\n", "failed", "expected RuntimeError, got TypeError"),
+        (
+            "raise TypeError('mat1 and mat2 shapes cannot be multiplied')\n",
+            "failed",
+            "expected RuntimeError, got TypeError",
+        ),
     ],
 )
 def test_expected_error_is_asserted_not_allowed(toy, body, status, error):
@@ -194,14 +205,21 @@ def test_shards_partition_the_work_stably(toy):
 
 def test_cli_check_reports_drift_as_a_diff(toy, capsys):
     (toy.root / "value.txt").write_text("600")
-    toy.add("page/a", "import pathlib\nprint(pathlib.Path('../../../value.txt').resolve().name)\n"
-            "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n")
+    toy.add(
+        "page/a",
+        "import pathlib\nprint(pathlib.Path('../../../value.txt').resolve().name)\n"
+        "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
+    )
     assert cli.main(["--root", str(toy.root), "run", "-j1"]) == 0
     assert cli.main(["--root", str(toy.root), "check", "-j1"]) == 0
     (toy.root / "value.txt").write_text("601")
     assert cli.main(["--root", str(toy.root), "check", "-j1"]) == 1
     out = capsys.readouterr().out
-    assert "DRIFT page/a (cpu)" in out and '-  "stdout": "value.txt\\n600\\n"' in out and '+  "stdout": "value.txt\\n601\\n"' in out
+    assert (
+        "DRIFT page/a (cpu)" in out
+        and '-  "stdout": "value.txt\\n600\\n"' in out
+        and '+  "stdout": "value.txt\\n601\\n"' in out
+    )
     # check never rewrites the committed record; update does, on purpose
     assert "600" in records.load(toy.layout, "page/a", "cpu").stdout
     assert cli.main(["--root", str(toy.root), "update", "-j1"]) == 0

@@ -24,7 +24,8 @@ def _print_clean_traceback(exc: BaseException) -> None:
     here = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
     report = traceback.TracebackException.from_exception(exc)
     kept = [
-        frame for frame in report.stack
+        frame
+        for frame in report.stack
         if not frame.filename.startswith("<frozen runpy") and os.path.abspath(frame.filename) not in here
     ]
     report.stack = traceback.StackSummary.from_list(kept)
@@ -47,7 +48,11 @@ def main() -> int:
     except BaseException as exc:  # noqa: BLE001 - reported, then turned into an exit status
         sys.stdout.flush()
         _print_clean_traceback(exc)
-        error = {"type": type(exc).__name__, "qualname": f"{type(exc).__module__}.{type(exc).__qualname__}", "message": str(exc)}
+        error = {
+            "type": type(exc).__name__,
+            "qualname": f"{type(exc).__module__}.{type(exc).__qualname__}",
+            "message": str(exc),
+        }
         code = 1
     finally:
         sys.stdout.flush()

@@ -1,10 +1,10 @@
 """Command line of the snippet runner: run, check, update, report.
 
-    python scripts/snippets.py run -j2                  # execute stale CPU runs
-    python scripts/snippets.py run --device cuda --require-device cuda
-    python scripts/snippets.py check -j2                # re-execute CPU runs, diff against records
-    python scripts/snippets.py update -j2               # re-execute CPU runs, rewrite records
-    python scripts/snippets.py report                   # every (snippet, device) and its state
+python scripts/snippets.py run -j2                  # execute stale CPU runs
+python scripts/snippets.py run --device cuda --require-device cuda
+python scripts/snippets.py check -j2                # re-execute CPU runs, diff against records
+python scripts/snippets.py update -j2               # re-execute CPU runs, rewrite records
+python scripts/snippets.py report                   # every (snippet, device) and its state
 """
 
 from __future__ import annotations
@@ -52,7 +52,10 @@ def cmd_run(args: argparse.Namespace, force: bool = False) -> int:
     todo, current = runner.plan(
         layout, devices, select=args.snippets, force=force or args.force, shard=args.shard, torch_version=torch_version
     )
-    print(f"{len(todo)} to run, {len(current)} current (devices: {', '.join(devices) or 'none'}; torch {torch_version})", file=sys.stderr)
+    print(
+        f"{len(todo)} to run, {len(current)} current (devices: {', '.join(devices) or 'none'}; torch {torch_version})",
+        file=sys.stderr,
+    )
     outcome = runner.run(layout, todo, workers=args.jobs)
     print(f"executed {len(outcome.executed)} in {outcome.wall_s:.1f}s, {len(outcome.failures)} failed", file=sys.stderr)
     if args.archive:
@@ -124,8 +127,16 @@ def cmd_report(args: argparse.Namespace) -> int:
             if device == "cuda" and state in ("stale", "corrupt", "failed", "timeout"):
                 bad += 1
             rec = fresh.record
-            rows.append((snippet.id, device, state, rec.run.get("wall_s", "") if rec else "",
-                         rec.provenance.get("torch", "") if rec else "", rec.run.get("date", "") if rec else ""))
+            rows.append(
+                (
+                    snippet.id,
+                    device,
+                    state,
+                    rec.run.get("wall_s", "") if rec else "",
+                    rec.provenance.get("torch", "") if rec else "",
+                    rec.run.get("date", "") if rec else "",
+                )
+            )
     width = max((len(r[0]) for r in rows), default=10)
     print(f"{'snippet':<{width}}  device  state     wall_s  torch     date")
     for row in rows:
@@ -136,7 +147,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="snippets", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="snippets", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--records", help="records folder (default: records/)")
     sub = parser.add_subparsers(dest="command", required=True)

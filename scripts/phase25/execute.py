@@ -11,7 +11,7 @@ import sys
 import sysconfig
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from . import normalize, records
@@ -26,7 +26,10 @@ def git_commit(root: Path) -> str | None:
     try:
         out = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
-            capture_output=True, text=True, timeout=10, check=False,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -42,7 +45,9 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
-def _collect_artifacts(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Context) -> tuple[dict[str, str], list[str]]:
+def _collect_artifacts(
+    run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Context
+) -> tuple[dict[str, str], list[str]]:
     found: dict[str, str] = {}
     problems: list[str] = []
     files = sorted(p for p in run_dir.rglob("*") if p.is_file())
@@ -72,11 +77,17 @@ def _judge(snippet: records.Snippet, exit_code: int, error: dict | None) -> tupl
             return "failed", f"raised {error['type']}: {error['message']}"
         return "failed", f"exited with status {exit_code}"
     if error is None:
-        return "failed", f"expected {expected.type} matching {expected.match!r}, but the snippet finished without raising"
+        return (
+            "failed",
+            f"expected {expected.type} matching {expected.match!r}, but the snippet finished without raising",
+        )
     if expected.type not in (error["type"], error["qualname"]):
         return "failed", f"expected {expected.type}, got {error['type']}: {error['message']}"
     if expected.match not in error["message"]:
-        return "failed", f"{error['type']} raised, but its message does not contain {expected.match!r}: {error['message']}"
+        return (
+            "failed",
+            f"{error['type']} raised, but its message does not contain {expected.match!r}: {error['message']}",
+        )
     return "ok", None
 
 
@@ -99,8 +110,12 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
         started = time.monotonic()
         process = subprocess.Popen(
             [sys.executable, str(BOOTSTRAP), str(snippet.path)],
-            cwd=run_dir, env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+            cwd=run_dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
         )
         timed_out = False
         try:
@@ -118,7 +133,9 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
         wall = time.monotonic() - started
 
         ctx = normalize.Context(
-            run_dir=str(run_dir), cache_dir=str(cache_dir), repo_root=str(layout.root),
+            run_dir=str(run_dir),
+            cache_dir=str(cache_dir),
+            repo_root=str(layout.root),
             site_packages=tuple({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
             pid=process.pid,
         )
@@ -151,11 +168,12 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
             error=diagnosis,
             expected_error=(
                 {"type": error["type"], "message": normalize.normalize(error["message"], ctx)}
-                if error and snippet.header.expect_error and status == "ok" else None
+                if error and snippet.header.expect_error and status == "ok"
+                else None
             ),
             provenance=provenance,
             run={
-                "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+                "date": datetime.now(UTC).strftime("%Y-%m-%d"),
                 "wall_s": round(wall, 2),
                 "git_commit": commit,
             },

@@ -42,9 +42,7 @@ def split(source: str) -> tuple[str, str]:
     """Return (metadata block, code without it); the block must open the file."""
     match = _BLOCK.search(source)
     before = source[: match.start()] if match else ""
-    if not match or any(
-        line.strip() and not line.startswith(("#!", "# -*-")) for line in before.splitlines()
-    ):
+    if not match or any(line.strip() and not line.startswith(("#!", "# -*-")) for line in before.splitlines()):
         raise HeaderError("no '# /// snippet' block at the top of the file")
     code = before + source[match.end() :]
     return match.group(0), code.lstrip("\n")
@@ -72,7 +70,7 @@ def parse(source: str) -> Header:
         raise HeaderError(f"devices must be a non-empty list drawn from {DEVICES}, got {list(devices)}")
     env = data.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-        raise HeaderError("env must be a table of strings, e.g. env = { TORCH_LOGS = \"graph_code\" }")
+        raise HeaderError('env must be a table of strings, e.g. env = { TORCH_LOGS = "graph_code" }')
     timeout = data.get("timeout", 120)
     if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= 3600:
         raise HeaderError("timeout must be a number of seconds in (0, 3600]")
@@ -80,7 +78,7 @@ def parse(source: str) -> Header:
     expected = None
     if expect is not None:
         if not isinstance(expect, dict) or set(expect) != {"type", "match"}:
-            raise HeaderError("expect_error must be { type = \"RuntimeError\", match = \"text\" }")
+            raise HeaderError('expect_error must be { type = "RuntimeError", match = "text" }')
         if not expect["type"] or not expect["match"]:
             raise HeaderError("expect_error needs a non-empty type and match")
         expected = ExpectedError(type=str(expect["type"]), match=str(expect["match"]))

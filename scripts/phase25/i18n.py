@@ -58,8 +58,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
         "expected_error": "Lanza {type}, como pretende este ejemplo.",
         "not_captured_title": "Aún no capturado en una GPU",
-        "not_captured": "Este fragmento todavía no se ha ejecutado en un dispositivo CUDA, así que no hay salida de GPU "
-        "que mostrar. Quienes mantienen el sitio la capturan con `make gpu-records` en una máquina con CUDA.",
+        "not_captured": "Este fragmento todavía no se ha ejecutado en un dispositivo CUDA, así que no hay salida de "
+        "GPU que mostrar. Quienes mantienen el sitio la capturan con `make gpu-records` en una máquina con CUDA.",
         "stale_title": "Salida obsoleta",
         "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
         "vista previa local; una compilación estricta la rechaza.",
@@ -83,8 +83,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "status_stale": "obsoleto",
         "status_missing": "aún no capturado",
         "status_corrupt": "ilegible",
-        "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún sin capturar en una "
-        "GPU, {bad} con algún problema.",
+        "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún sin capturar en "
+        "una GPU, {bad} con algún problema.",
     },
 }
 

@@ -8,14 +8,24 @@ reused by every language. Pages only ever read records.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import header, i18n, pages, records, render, runner, translations
 from .paths import DEFAULT_LAYOUT, Layout
+
+try:
+    from mkdocs.plugins import event_priority
+except ImportError:  # the runner side never imports this module, but keep it importable
+
+    def event_priority(priority):  # type: ignore[no-redef]
+        return lambda f: f
+
 
 log = logging.getLogger("mkdocs.plugins.phase25")
 SLOT = "<!--phase25-slot-{}-->"
@@ -55,7 +65,7 @@ def _execute_stale(layout: Layout) -> int:
 
 
 def on_pre_build(config) -> None:
-    global _STATE
+    global _STATE  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
     if _STATE is not None and _STATE.config is config:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent) if config.config_file_path else DEFAULT_LAYOUT
@@ -63,7 +73,7 @@ def on_pre_build(config) -> None:
     try:
         snippets = {s.id: s for s in records.discover(layout)}
     except header.HeaderError as exc:
-        from mkdocs.exceptions import PluginError  # noqa: PLC0415
+        from mkdocs.exceptions import PluginError
 
         raise PluginError(str(exc)) from None
     torch_version = runner.installed_torch()
@@ -99,10 +109,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
         slots[number] = fragment
         lines[directive.line - 1] = directive.indent + SLOT.format(number)
     _STATE.slots[page.file.src_uri] = slots
-    markdown = "\n".join(lines)
-    if lang == translations.TARGET:
-        markdown = _translation_notice(markdown, page, config) + markdown
-    return markdown
+    return "\n".join(lines)
 
 
 def _render_snippet(snippet_id: str | None, lang: str, where: str, index: int) -> str:
@@ -123,40 +130,68 @@ def _render_report(lang: str) -> str:
     """The execution report: every (snippet, device), its status and provenance."""
     assert _STATE is not None
     t = lambda key, **kw: i18n.text(lang, key, **kw)  # noqa: E731
-    head = "".join(f"<th>{render.escape(t(k))}</th>" for k in (
-        "report_snippet", "report_device", "report_status", "report_wall", "report_torch", "report_where", "report_date"))
+    head = "".join(
+        f"<th>{render.escape(t(k))}</th>"
+        for k in (
+            "report_snippet",
+            "report_device",
+            "report_status",
+            "report_wall",
+            "report_torch",
+            "report_where",
+            "report_date",
+        )
+    )
     rows, counts = [], {"ok": 0, "missing": 0, "bad": 0}
     for (snippet_id, device), fresh in sorted(_STATE.views.items()):
         rec = fresh.record
         state_key = fresh.state
         if fresh.state == "current" and rec and rec.status != "ok":
             state_key = rec.status
-        status = {"current": "status_current", "missing": "status_missing", "stale": "status_stale",
-                  "corrupt": "status_corrupt", "failed": "status_failed", "timeout": "status_timeout"}[state_key]
+        status = {
+            "current": "status_current",
+            "missing": "status_missing",
+            "stale": "status_stale",
+            "corrupt": "status_corrupt",
+            "failed": "status_failed",
+            "timeout": "status_timeout",
+        }[state_key]
         bucket = "ok" if state_key == "current" else "missing" if state_key == "missing" and device == "cuda" else "bad"
         counts[bucket] += 1
         cells = [
-            f"<code>{render.escape(snippet_id)}</code>", render.DEVICE_LABELS[device], t(status),
-            f"{rec.run.get('wall_s', 0):.1f} s" if rec else "—", rec.provenance.get("torch", "—") if rec else "—",
-            rec.provenance.get("device_name", "—") if rec else "—", rec.run.get("date", "—") if rec else "—",
+            f"<code>{render.escape(snippet_id)}</code>",
+            render.DEVICE_LABELS[device],
+            t(status),
+            f"{rec.run.get('wall_s', 0):.1f} s" if rec else "—",
+            rec.provenance.get("torch", "—") if rec else "—",
+            rec.provenance.get("device_name", "—") if rec else "—",
+            rec.run.get("date", "—") if rec else "—",
         ]
-        rows.append(f'<tr class="report-{state_key}">' + "".join(
-            f"<td>{c if c.startswith('<code>') else render.escape(c)}</td>" for c in cells) + "</tr>")
+        rows.append(
+            f'<tr class="report-{state_key}">'
+            + "".join(f"<td>{c if c.startswith('<code>') else render.escape(c)}</td>" for c in cells)
+            + "</tr>"
+        )
     summary = t("report_summary", total=len(_STATE.views), snippets=len(_STATE.snippets), **counts)
-    return (f'<p class="execution-summary">{render.escape(summary)}</p>'
-            f'<table class="execution-report"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    return (
+        f'<p class="execution-summary">{render.escape(summary)}</p>'
+        f'<table class="execution-report"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
 
 
-def _translation_notice(markdown: str, page, config) -> str:
+def _translation_notice(page, config) -> str:
+    """HTML for an outdated Spanish page, linking to its English original."""
     rel = page.file.src_uri.split("/", 1)[1]
     reason = translations.freshness(Path(config.docs_dir), rel)
     if reason is None:
         return ""
     log.info("%s: outdated translation (%s)", page.file.src_uri, reason)
+    # Built after Markdown, so static-i18n does not localize the link back to Spanish.
     english_url = "../" * page.url.count("/") + page.url.split("/", 1)[1]
-    title = i18n.text("es", "outdated_title")
-    body = i18n.text("es", "outdated", english_url=english_url)
-    return f'!!! warning "{title}"\n\n    {body}\n\n'
+    body = i18n.text(translations.TARGET, "outdated", english_url="@@URL@@")
+    body_html = render.escape(body).replace("[", '<a hreflang="en" href="' + english_url + '">', 1)
+    body_html = re.sub(r"\]\(@@URL@@\)", "</a>", body_html)
+    return render._admonition("warning", i18n.text(translations.TARGET, "outdated_title"), body_html)
 
 
 def on_page_content(html: str, page, config, files) -> str:
@@ -170,8 +205,55 @@ def on_page_content(html: str, page, config, files) -> str:
         return slots.get(number, "")
 
     html = SLOT_RE.sub(fill, html)
+    if _page_lang(page) == translations.TARGET and (notice := _translation_notice(page, config)):
+        title_end = html.find("</h1>")
+        at = title_end + len("</h1>") if title_end >= 0 else 0
+        html = html[:at] + notice + html[at:]
     lost = set(slots) - seen
     if lost:
-        log.warning("docs/%s: %d snippet directive(s) did not survive Markdown (inside raw HTML?)", page.file.src_uri, len(lost))
+        log.warning(
+            "docs/%s: %d snippet directive(s) did not survive Markdown (inside raw HTML?)", page.file.src_uri, len(lost)
+        )
     return html
 
+
+# --- One search index per language -------------------------------------------
+# mkdocs-static-i18n stacks every language into site/search/search_index.json,
+# so a Spanish reader gets English hits too. Each alternate language gets its
+# own index under site/<lang>/search/, and its pages look there for it.
+
+_BASE = re.compile(r'("base": ")((?:\.\./)*\.\.)(")')
+
+
+def on_post_page(output: str, page, config) -> str:
+    lang = _page_lang(page)
+    if lang == i18n.DEFAULT:
+        return output
+    # "base" points from the page to the site root; make it point to /<lang>/.
+    return _BASE.sub(lambda m: m.group(1) + (m.group(2)[3:] or ".") + m.group(3), output, count=1)
+
+
+@event_priority(-200)  # after static-i18n has built every language and merged the index
+def on_post_build(config) -> None:
+    site = Path(config.site_dir)
+    merged = site / "search" / "search_index.json"
+    if not merged.exists():
+        return
+    index = json.loads(merged.read_text(encoding="utf-8"))
+    prefixes = {lang: f"{lang}/" for lang in i18n.LANGUAGES if lang != i18n.DEFAULT}
+    default_docs = [d for d in index["docs"] if not d["location"].startswith(tuple(prefixes.values()))]
+    for lang, prefix in prefixes.items():
+        docs = [
+            {**d, "location": d["location"][len(prefix) :]} for d in index["docs"] if d["location"].startswith(prefix)
+        ]
+        if docs:
+            target = site / lang / "search" / "search_index.json"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
+    merged.write_text(json.dumps({**index, "docs": default_docs}, ensure_ascii=False), encoding="utf-8")
+    # Material's language selector reads <base>/sitemap.xml to find the same page
+    # in the other language; with the moved base it must be found there too.
+    for lang in prefixes:
+        for name in ("sitemap.xml", "sitemap.xml.gz"):
+            if (site / name).exists() and (site / lang).is_dir():
+                shutil.copyfile(site / name, site / lang / name)

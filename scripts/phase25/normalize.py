@@ -25,16 +25,24 @@ class Context:
     pid: int | None = None
 
 
-_GLOG_PREFIX = re.compile(
-    r"^(?P<level>[IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ (?P<where>\S+:\d+\])", re.MULTILINE
-)
+_GLOG_PREFIX = re.compile(r"^(?P<level>[IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ (?P<where>\S+:\d+\])", re.MULTILINE)
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Memory addresses: "<AddmmBackward0 object at 0x7f3a...>".
     (re.compile(r"\b0x[0-9a-fA-F]{8,16}\b"), "0x<addr>"),
     # UUIDs, also the underscore form of __compiled_fn_1_<uuid>.
-    (re.compile(r"(?<![0-9a-fA-F])[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}(?![0-9a-fA-F])"), "<uuid>"),
+    (
+        re.compile(
+            r"(?<![0-9a-fA-F])[0-9a-f]{8}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{4}[-_][0-9a-f]{12}(?![0-9a-fA-F])"
+        ),
+        "<uuid>",
+    ),
     # Object ids inside Dynamo guards.
-    (re.compile(r"((?:___check_obj_id|check_obj_id|___check_type_id|check_type_id)\([^,()]*(?:\([^()]*\))?[^,()]*,\s*)\d+"), r"\1<id>"),
+    (
+        re.compile(
+            r"((?:___check_obj_id|check_obj_id|___check_type_id|check_type_id)\([^,()]*(?:\([^()]*\))?[^,()]*,\s*)\d+"
+        ),
+        r"\1<id>",
+    ),
     (re.compile(r"(\bid\([^()]*\)\s*==\s*)\d+"), r"\1<id>"),
     # Durations printed by torch's logs ("took 0.123s", "12.5 ms").
     (re.compile(r"\b\d+(?:\.\d+)?(?:e-?\d+)? ?(?:ms|us|µs|ns|seconds|secs?)\b"), "<time>"),

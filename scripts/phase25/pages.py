@@ -33,8 +33,12 @@ def _outside_fences(markdown: str):
             fence = found.group("fence")
             continue
         if fence is not None:
-            if found and found.group("fence")[0] == fence[0] and len(found.group("fence")) >= len(fence) \
-                    and not line.strip()[len(found.group("fence")):].strip():
+            if (
+                found
+                and found.group("fence")[0] == fence[0]
+                and len(found.group("fence")) >= len(fence)
+                and not line.strip()[len(found.group("fence")) :].strip()
+            ):
                 fence = None
             continue
         yield number, line
@@ -74,7 +78,7 @@ def front_matter(markdown: str) -> dict[str, str]:
 
 def strip_front_matter(markdown: str) -> str:
     match = FRONT_MATTER.match(markdown)
-    return markdown[match.end():] if match else markdown
+    return markdown[match.end() :] if match else markdown
 
 
 def revision(path: Path) -> str:

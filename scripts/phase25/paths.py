@@ -17,7 +17,7 @@ class Layout:
     records: Path
 
     @classmethod
-    def of(cls, root: Path, records: Path | None = None) -> "Layout":
+    def of(cls, root: Path, records: Path | None = None) -> Layout:
         root = root.resolve()
         return cls(root=root, snippets=root / "snippets", records=(records or root / "records").resolve())
 

@@ -30,7 +30,7 @@ def collect(device: str) -> dict[str, Any]:
         info["torch_build"] = torch.__version__
         info["cuda"] = torch.version.cuda
         try:
-            import triton  # noqa: PLC0415 - present on GPU machines only
+            import triton
 
             info["triton"] = triton.__version__
         except ImportError:

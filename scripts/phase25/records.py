@@ -102,7 +102,7 @@ class Record:
         return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
     @classmethod
-    def from_json(cls, text: str, where: str = "record") -> "Record":
+    def from_json(cls, text: str, where: str = "record") -> Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -188,7 +188,10 @@ def load(layout: Layout, snippet_id: str, device: str) -> Record | None:
     path = record_path(layout, snippet_id, device)
     if not path.exists():
         return None
-    record = Record.from_json(path.read_text(encoding="utf-8"), where=str(path.relative_to(layout.root) if path.is_relative_to(layout.root) else path))
+    record = Record.from_json(
+        path.read_text(encoding="utf-8"),
+        where=str(path.relative_to(layout.root) if path.is_relative_to(layout.root) else path),
+    )
     if record.snippet != snippet_id or record.device != device:
         raise RecordError(f"{path}: holds {record.snippet} ({record.device}), not {snippet_id} ({device})")
     return record

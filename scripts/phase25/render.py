@@ -65,10 +65,7 @@ def _output_block(output: str, lang: str, label: str | None = None) -> str:
 
 
 def _admonition(kind: str, title: str, body_html: str) -> str:
-    return (
-        f'<div class="admonition {kind}"><p class="admonition-title">{escape(title)}</p>'
-        f"<p>{body_html}</p></div>"
-    )
+    return f'<div class="admonition {kind}"><p class="admonition-title">{escape(title)}</p><p>{body_html}</p></div>'
 
 
 def _inline_md(value: str) -> str:
@@ -102,7 +99,10 @@ def provenance_line(record: Record, lang: str) -> str:
 def _record_body(record: Record, lang: str) -> str:
     pieces = []
     if record.expected_error:
-        pieces.append(f'<p class="snippet-expected">{escape(text(lang, "expected_error", type=record.expected_error["type"]))}</p>')
+        pieces.append(
+            f'<p class="snippet-expected">{escape(text(lang, "expected_error", type=record.expected_error["type"]))}'
+            "</p>"
+        )
     has_out, has_err = bool(record.stdout.strip()), bool(record.stderr.strip())
     if has_out:
         pieces.append(_output_block(record.stdout, lang, text(lang, "stdout") if has_err else None))
@@ -112,7 +112,10 @@ def _record_body(record: Record, lang: str) -> str:
         pieces.append(f"<p>{escape(text(lang, 'no_output'))}</p>")
     for name, content in sorted(record.artifacts.items()):
         summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
-        pieces.append(f'<details class="quote snippet-artifact"><summary>{summary}</summary>{_code_block(content, name)}</details>')
+        pieces.append(
+            f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
+            f"{_code_block(content, name)}</details>"
+        )
     pieces.append(f'<p class="snippet-provenance">{escape(provenance_line(record, lang))}</p>')
     return "".join(pieces)
 
@@ -125,9 +128,13 @@ def device_panel(device: str, fresh: Freshness, lang: str) -> tuple[str, list[Pr
         return _admonition("failure", text(lang, "corrupt_title"), escape(fresh.reason)), problems
     if fresh.state == "missing":
         if device == "cuda":
-            return _admonition("info", text(lang, "not_captured_title"), _inline_md(text(lang, "not_captured"))), problems
+            return _admonition(
+                "info", text(lang, "not_captured_title"), _inline_md(text(lang, "not_captured"))
+            ), problems
         problems.append(Problem(device, "no record (run `make records`)"))
-        return _admonition("failure", text(lang, "missing_title"), _inline_md(text(lang, "missing", device=DEVICE_LABELS[device]))), problems
+        return _admonition(
+            "failure", text(lang, "missing_title"), _inline_md(text(lang, "missing", device=DEVICE_LABELS[device]))
+        ), problems
     record = fresh.record
     assert record is not None
     banner = ""

@@ -6,10 +6,11 @@ import hashlib
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from typing import TextIO
 
 from . import execute, records
 from .paths import Layout
@@ -169,7 +170,7 @@ def run(
 def installed_torch() -> str | None:
     """torch's version on this machine, without importing it into the runner."""
     try:
-        from importlib.metadata import version  # noqa: PLC0415
+        from importlib.metadata import version
 
         return version("torch").split("+")[0]
     except Exception:  # noqa: BLE001 - no torch: compare on source and env only
@@ -177,11 +178,12 @@ def installed_torch() -> str | None:
 
 
 def cuda_available() -> bool:
-    import subprocess  # noqa: PLC0415
+    import subprocess
 
     probe = "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)"
     try:
-        return subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120).returncode == 0
+        result = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120, check=False)
+        return result.returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
 

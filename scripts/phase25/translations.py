@@ -92,8 +92,8 @@ def stamp(docs: Path, rel: str) -> str:
         text = f"---\ntranslation_of: {value}\n---\n" + text
     elif re.search(r"^translation_of:.*$", match.group("body"), re.MULTILINE):
         body = re.sub(r"^translation_of:.*$", f"translation_of: {value}", match.group("body"), flags=re.MULTILINE)
-        text = f"---\n{body}\n---\n" + text[match.end():]
+        text = f"---\n{body}\n---\n" + text[match.end() :]
     else:
-        text = f"---\n{match.group('body')}\ntranslation_of: {value}\n---\n" + text[match.end():]
+        text = f"---\n{match.group('body')}\ntranslation_of: {value}\n---\n" + text[match.end() :]
     target.write_text(text, encoding="utf-8")
     return value

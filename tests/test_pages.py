@@ -1,0 +1,81 @@
+"""Page sources: directives, heading ids, bilingual parity and translation freshness."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from phase25 import pages, records, translations
+from phase25.paths import DEFAULT_LAYOUT
+
+DOCS = REPO / "docs"
+
+
+def test_directives_outside_fences_only():
+    text = "intro\n::: snippet a/b\n```markdown\n::: snippet not/this\n```\n  ::: execution-report\n"
+    found = pages.directives(text)
+    assert [(d.kind, d.arg, d.line, d.indent) for d in found] == [
+        ("snippet", "a/b", 2, ""),
+        ("execution-report", None, 6, "  "),
+    ]
+
+
+def test_headings_and_their_ids():
+    text = "---\ntranslation_of: x\n---\n# Title\n## Tabla { #dispatch-table }\n```\n## not a heading\n```\n### Plain\n"
+    assert pages.headings(text) == [
+        (1, "Title", None),
+        (2, "Tabla { #dispatch-table }", "dispatch-table"),
+        (3, "Plain", None),
+    ]
+
+
+def test_the_real_site_has_both_languages_in_parity():
+    assert [str(issue) for issue in translations.parity(DOCS)] == []
+
+
+def test_the_real_spanish_pages_translate_the_current_english_pages():
+    assert [str(issue) for issue in translations.outdated(DOCS)] == [], (
+        "re-translate, then `make stamp-translation PAGE=docs/es/...`"
+    )
+
+
+def test_every_directive_names_an_existing_snippet_and_every_snippet_is_shown():
+    known = {s.id for s in records.discover(DEFAULT_LAYOUT)}
+    used = {
+        d.arg for md in (DOCS / "en").rglob("*.md") for d in pages.directives(md.read_text()) if d.kind == "snippet"
+    }
+    assert used - known == set(), "directives naming unknown snippets"
+    assert known - used == set(), "snippets that no page shows"
+
+
+@pytest.fixture
+def docs_copy(tmp_path: Path) -> Path:
+    shutil.copytree(DOCS, tmp_path / "docs")
+    return tmp_path / "docs"
+
+
+def test_parity_catches_missing_pages_reordered_snippets_and_changed_ids(docs_copy):
+    (docs_copy / "en" / "extra.md").write_text("# Extra\n")
+    es_index = docs_copy / "es" / "index.md"
+    text = es_index.read_text()
+    text = text.replace("{ #why-now }", "{ #por-que-ahora }")
+    a, b = "::: snippet 00-orientation/dispatch_keys", "::: snippet 00-orientation/linear_registrations"
+    text = text.replace(a, "@@A@@").replace(b, a).replace("@@A@@", b)
+    es_index.write_text(text)
+    messages = [str(issue) for issue in translations.parity(docs_copy)]
+    assert "es/extra.md: missing translation of en/extra.md" in messages
+    assert any(m.startswith("es/index.md: snippet directives differ") for m in messages)
+    assert any(m.startswith("es/index.md: heading ids differ") and "por-que-ahora" in m for m in messages)
+
+
+def test_freshness_flags_an_edited_english_page_until_restamped(docs_copy):
+    assert translations.outdated(docs_copy) == []
+    english = docs_copy / "en" / "index.md"
+    english.write_text(english.read_text() + "\nOne more sentence.\n")
+    [issue] = translations.outdated(docs_copy)
+    assert issue.page == "es/index.md" and "the English page is now" in issue.message
+    translations.stamp(docs_copy, "index.md")
+    assert translations.outdated(docs_copy) == []
+    assert pages.front_matter((docs_copy / "es" / "index.md").read_text())["translation_of"] == pages.revision(english)
