@@ -249,3 +249,18 @@ def test_cli_report_lists_missing_cuda_and_fails_on_missing_cpu(toy, capsys):
 def test_layout_of_resolves_paths(tmp_path):
     layout = Layout.of(tmp_path)
     assert layout.snippets == tmp_path.resolve() / "snippets"
+
+
+def test_long_runs_are_started_first(toy):
+    for name in ("short", "long", "new"):
+        toy.add(f"page/{name}", "print(1)\n")
+    toy.run()
+    for record in toy.run(force=True)[0].executed:
+        wall = {"page/short": 0.5, "page/long": 9.0}.get(record.snippet)
+        if wall is None:
+            records.record_path(toy.layout, record.snippet, "cpu").unlink()
+        else:
+            record.run["wall_s"] = wall
+            records.save(toy.layout, record)
+    jobs = [runner.Job(s, "cpu") for s in records.discover(toy.layout)]
+    assert [j.snippet.id for j in runner.longest_first(jobs, toy.layout)] == ["page/new", "page/long", "page/short"]

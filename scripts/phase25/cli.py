@@ -79,7 +79,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="phase25-check-") as scratch:
         scratch_layout = Layout(root=layout.root, snippets=layout.snippets, records=Path(scratch))
         todo, _ = runner.plan(scratch_layout, ["cpu"], select=args.snippets, force=True, shard=args.shard)
-        outcome = runner.run(scratch_layout, todo, workers=args.jobs)
+        outcome = runner.run(scratch_layout, todo, workers=args.jobs, estimates_from=layout)
         drift = 0
         for fresh in outcome.executed:
             try:

@@ -132,6 +132,23 @@ def _failure_context(record: records.Record, lines: int = 15) -> str:
     return f"    {record.error}\n{body}\n" if body else f"    {record.error}\n"
 
 
+def longest_first(jobs: list[Job], layout: Layout) -> list[Job]:
+    """Order jobs by their last recorded wall time, unknown ones first.
+
+    Starting the long runs (compiles, multi-process demos) first keeps the
+    workers busy to the end instead of leaving one long run alone at the tail.
+    """
+
+    def estimate(job: Job) -> float:
+        try:
+            record = records.load(layout, job.snippet.id, job.device)
+        except records.RecordError:
+            record = None
+        return float(record.run.get("wall_s", 0.0)) if record else float("inf")
+
+    return sorted(jobs, key=lambda job: (-estimate(job), job.key))
+
+
 def run(
     layout: Layout,
     jobs: list[Job],
@@ -140,11 +157,13 @@ def run(
     progress: Progress | None = None,
     save: bool = True,
     on_record: Callable[[records.Record], None] | None = None,
+    estimates_from: Layout | None = None,
 ) -> Outcome:
     """Execute jobs, ``workers`` at a time; each record is saved as soon as it exists."""
     outcome = Outcome()
     commit = execute.git_commit(layout.root)
     progress = progress or Progress(len(jobs))
+    jobs = longest_first(jobs, estimates_from or layout)
     started = time.monotonic()
 
     def work(job: Job) -> records.Record:
