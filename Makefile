@@ -42,7 +42,8 @@ translations: setup  ## parity and freshness of the Spanish pages
 stamp-translation:  ## mark PAGE (docs/es/...) as translating the current English page
 	$(PYTHON) scripts/translations.py stamp $(PAGE)
 
-test: setup browser  ## every test: runner, rendering, parity, real builds, browser
+test: setup browser  ## every test: lint, runner, rendering, parity, real builds, browser
+	$(BIN)/ruff check scripts tests snippets
 	$(BIN)/python -m pytest
 
 lint: setup
