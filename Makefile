@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 JOBS   ?= $(shell nproc)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser site serve records check-records gpu-records report translations stamp-translation test lint bench clean
+.PHONY: setup browser site serve model records check-records gpu-records report translations stamp-translation test lint bench clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements
 
@@ -24,10 +24,16 @@ site: setup  ## execute what is stale on this machine's devices, then build both
 serve: setup  ## live preview; stale CPU snippets are re-executed on each rebuild
 	PHASE25_EXECUTE=1 $(BIN)/mkdocs serve
 
+model: setup  ## retrain the grammar MiniGPT (deterministic, ~30 s) and rewrite its checkpoint
+	$(BIN)/python scripts/train_minigpt.py
+
 records: setup  ## re-execute every CPU snippet and rewrite its record, on purpose
 	$(BIN)/python scripts/snippets.py update -j$(JOBS)
 
-check-records: setup  ## re-execute CPU snippets into a scratch folder, diff against the records
+check-model: setup  ## retrain the grammar MiniGPT (deterministic, ~30 s) and rewrite its checkpoint
+	$(BIN)/python scripts/train_minigpt.py
+
+records: setup  ## re-execute CPU snippets into a scratch folder, diff against the records
 	$(BIN)/python scripts/snippets.py check -j$(JOBS)
 
 gpu-records:  ## on a CUDA machine (torch only, no venv needed): capture stale CUDA records

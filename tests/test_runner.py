@@ -264,3 +264,18 @@ def test_long_runs_are_started_first(toy):
             records.save(toy.layout, record)
     jobs = [runner.Job(s, "cpu") for s in records.discover(toy.layout)]
     assert [j.snippet.id for j in runner.longest_first(jobs, toy.layout)] == ["page/new", "page/long", "page/short"]
+
+
+def test_snippets_import_helpers_from_scripts_and_a_helper_folder_is_a_dependency(toy):
+    helper = toy.root / "scripts" / "helper"
+    helper.mkdir(parents=True)
+    (helper / "__init__.py").write_text("ANSWER = 600\n")
+    toy.add("page/uses", "from helper import ANSWER\nprint(ANSWER)\n", extra='deps = ["scripts/helper"]')
+    record = toy.run()[0].executed[0]
+    assert record.status == "ok" and record.stdout == "600\n"
+    snippet = records.discover(toy.layout)[0]
+    (helper / "weights.txt").write_text("a new file in the folder")
+    assert records.freshness(toy.layout, snippet, "cpu").state == "stale"
+    toy.add("page/missing", "print(1)\n", extra='deps = ["scripts/nowhere"]')
+    with pytest.raises(FileNotFoundError, match="declares missing dependency scripts/nowhere"):
+        toy.run()

@@ -15,7 +15,7 @@ import sys
 import traceback
 from pathlib import Path
 
-_OWN_DIRS = {str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent.parent)}
+_SYS_PATH = list(sys.path)  # [this folder, $PYTHONPATH..., stdlib, site-packages]
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from phase25 import provenance  # noqa: E402
 
@@ -37,8 +37,8 @@ def main() -> int:
     result_path = os.environ["PHASE25_RESULT"]
     device = os.environ.get("PHASE25_DEVICE", "cpu")
     sys.argv = [snippet]
-    # As if run with "python SNIPPET": its folder first, none of the runner's.
-    sys.path[:] = [os.path.dirname(snippet), *(p for p in sys.path if os.path.abspath(p or ".") not in _OWN_DIRS)]
+    # As if run with "python SNIPPET": its folder first, then what python would add.
+    sys.path[:] = [os.path.dirname(snippet), *_SYS_PATH[1:]]
     error = None
     code = 0
     try:

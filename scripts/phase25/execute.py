@@ -106,6 +106,8 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
             "PHASE25_RESULT": str(result_file),
             "TORCHINDUCTOR_CACHE_DIR": str(cache_dir),
             "TRITON_CACHE_DIR": str(tmp_path / "triton-cache"),
+            # Shared helpers (the MiniGPT loader) import from scripts/, as in the README.
+            "PYTHONPATH": os.pathsep.join(p for p in (str(layout.root / "scripts"), os.environ.get("PYTHONPATH")) if p),
         }
         started = time.monotonic()
         process = subprocess.Popen(

@@ -149,13 +149,19 @@ def discover(layout: Layout) -> list[Snippet]:
 
 
 def source_sha256(snippet: Snippet, layout: Layout) -> str:
-    """Hash of the snippet and every file it declares in ``deps``."""
+    """Hash of the snippet and every file it declares in ``deps`` (a folder counts all its files)."""
     digest = hashlib.sha256(snippet.path.read_bytes())
     for dep in snippet.header.deps:
         dep_path = layout.root / dep
-        if not dep_path.is_file():
+        if dep_path.is_dir():  # a package: every file in it, in a stable order
+            files = sorted(p for p in dep_path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        elif dep_path.is_file():
+            files = [dep_path]
+        else:
             raise FileNotFoundError(f"snippets/{snippet.id}.py declares missing dependency {dep}")
-        digest.update(b"\0" + dep.encode() + b"\0" + dep_path.read_bytes())
+        for path in files:
+            name = path.relative_to(layout.root).as_posix()
+            digest.update(b"\0" + name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
