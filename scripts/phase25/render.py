@@ -86,7 +86,7 @@ def provenance_line(record: Record, lang: str) -> str:
             parts.append(f"Triton {p['triton']}")
     else:
         where = f"{text(lang, 'ran_on')} CPU · {p.get('device_name', '?')}"
-        extras = [e for e in (p.get("cpu_capability"), p.get("threads") and f"{p['threads']} threads") if e]
+        extras = [e for e in (p.get("cpu_capability"), p.get("threads") and text(lang, "threads", n=p["threads"])) if e]
         if extras:
             where += f" ({', '.join(str(e) for e in extras)})"
         parts = [where, f"torch {p.get('torch', '?')}"]
