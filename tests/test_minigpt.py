@@ -83,10 +83,10 @@ def test_the_model_card_figures_come_from_records():
     for lang in ("en", "es"):
         text = (REPO / "docs" / lang / "model-card.md").read_text(encoding="utf-8")
         shown = [d.arg for d in pages.directives(text) if d.kind == "snippet"]
-        assert "01-running-example/heldout_accuracy" in shown and "01-running-example/model_summary" in shown
+        assert "model-card/heldout_accuracy" in shown and "model-card/model_summary" in shown
         prose = pages.strip_front_matter(text)
         assert not re.search(r"\d+(?:[.,]\d+)?\s?%", prose), f"{lang}: a percentage typed into the page"
-    snippet = next(s for s in records.discover(DEFAULT_LAYOUT) if s.id == "01-running-example/heldout_accuracy")
+    snippet = next(s for s in records.discover(DEFAULT_LAYOUT) if s.id == "model-card/heldout_accuracy")
     fresh = records.freshness(DEFAULT_LAYOUT, snippet, "cpu")
     assert fresh.state == "current"
     assert re.search(r"verb-slot accuracy, held-out prompts: \d+\.\d\d%", fresh.record.stdout)
