@@ -16,14 +16,17 @@ import argparse
 import os
 import sys
 
-# Must precede the torch import: ATen picks its CPU kernels once, at load time.
-os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from phase25.records import CPU_ENV, ISA_PINS  # noqa: E402
+
+# Must precede the torch import: ATen, MKL and oneDNN pick their kernels at load time.
+for _name in ISA_PINS:
+    os.environ.setdefault(_name, CPU_ENV[_name])
 from dataclasses import asdict
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from minigpt import CHECKPOINT, FORMAT, load_checkpoint
 from minigpt import vocabulary as V
 from minigpt.train import Recipe, train

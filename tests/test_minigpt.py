@@ -72,7 +72,9 @@ def test_checkpoint_is_small_and_loads_with_weights_only():
 def test_retraining_with_the_same_seed_reproduces_the_committed_weights_bit_for_bit():
     # A subprocess with the same pins as the runner's CPU runs (AVX2 kernels):
     # bit-for-bit holds for them, not for AVX-512 (see docs/en/model-card.md).
-    env = {**os.environ, "ATEN_CPU_CAPABILITY": "avx2"}
+    from phase25.records import CPU_ENV, ISA_PINS
+
+    env = {**os.environ, **{name: CPU_ENV[name] for name in ISA_PINS}}
     result = subprocess.run([sys.executable, str(REPO / "scripts/train_minigpt.py"), "--check"], env=env,
                             capture_output=True, text=True, timeout=900, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

@@ -46,3 +46,18 @@ def test_values_that_look_numeric_survive():
 def test_idempotent_and_strips_trailing_space():
     once = normalize("a  \r\nb 0xdeadbeefcafe \n")
     assert once == "a\nb 0x<addr>\n" and normalize(once) == once
+
+
+def test_library_logs_lose_their_clocks():
+    text = (
+        "USDT:2026-11-30 16:09:21 14732:14732 SyncActivityProfilerHandler.cpp:52] profiler_start\n"
+        "[W1130 16:09:34.454236791 Module.cpp:206] symbolizing C++ stack trace\n"
+        "onednn_verbose,v1,primitive,exec,cpu,matmul,brg_matmul:avx2,undef,src:bf16,,2x64:64x600,0.0380859\n"
+        "MKL_VERBOSE oneMKL 2024.0 Lnx 2.60GHz lp64 gnu_thread"
+    )
+    assert normalize(text) == (
+        "USDT:<datetime> SyncActivityProfilerHandler.cpp:52] profiler_start\n"
+        "[W Module.cpp:206] symbolizing C++ stack trace\n"
+        "onednn_verbose,v1,primitive,exec,cpu,matmul,brg_matmul:avx2,undef,src:bf16,,2x64:64x600,<time>\n"
+        "MKL_VERBOSE oneMKL 2024.0 Lnx <freq> lp64 gnu_thread"
+    )

@@ -157,3 +157,10 @@ def test_every_ui_string_exists_in_both_languages():
     assert all(value.strip() for value in [*en.values(), *es.values()])
     for key in en:  # same placeholders, so a translation cannot drop a value
         assert re.findall(r"\{(\w+)\}", en[key]) == re.findall(r"\{(\w+)\}", es[key]), key
+
+
+def test_mermaid_artifacts_render_as_diagrams_and_stay_escaped():
+    record = make_record(artifacts={"path.mmd": 'flowchart LR\n  a["<b>AutogradCPU</b>"] --> b'})
+    html = tabs([("cpu", Freshness("current", record=record))]).html
+    assert '<pre class="mermaid snippet-diagram"><code>flowchart LR' in html
+    assert "&lt;b&gt;AutogradCPU&lt;/b&gt;" in html and "<b>" not in html

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 # Bump when a rule changes: it is part of every record's environment key, so
 # records normalized under older rules are re-executed rather than trusted.
-VERSION = 1
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,14 @@ class Context:
 
 _GLOG_PREFIX = re.compile(r"^(?P<level>[IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ (?P<where>\S+:\d+\])", re.MULTILINE)
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # c10's own log prefix "[W1130 16:09:34.454236791 Module.cpp:206]": keep the level.
+    (re.compile(r"\[([IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ "), r"[\1 "),
+    # Date-times, and the "pid:tid" that profiler logs put after them.
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?: \d+:\d+)?"), "<datetime>"),
+    # oneDNN verbose lines end with the execution time in milliseconds.
+    (re.compile(r"^(onednn_verbose,v\d+,(?:primitive|graph),exec,.*,)\d+(?:\.\d+)?$", re.MULTILINE), r"\1<time>"),
+    # Clock speeds in library banners.
+    (re.compile(r"\b\d+(?:\.\d+)?GHz\b"), "<freq>"),
     # Memory addresses: "<AddmmBackward0 object at 0x7f3a...>".
     (re.compile(r"\b0x[0-9a-fA-F]{8,16}\b"), "0x<addr>"),
     # UUIDs, also the underscore form of __compiled_fn_1_<uuid>.

@@ -37,10 +37,14 @@ PINNED_ENV = {
 }
 CPU_ENV = {
     "CUDA_VISIBLE_DEVICES": "",
-    # Same generated C++ on any x86-64 machine with AVX2, whatever its best ISA.
+    # The same kernels on any x86-64 machine with AVX2, whatever its best ISA:
+    # ATen's own, Inductor's generated C++, MKL's and oneDNN's.
     "ATEN_CPU_CAPABILITY": "avx2",
+    "MKL_CBWR": "AVX2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
     "OMP_NUM_THREADS": "2",
 }
+ISA_PINS = ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")
 
 
 class RecordError(ValueError):

@@ -111,6 +111,9 @@ def _record_body(record: Record, lang: str) -> str:
     if not has_out and not has_err:
         pieces.append(f"<p>{escape(text(lang, 'no_output'))}</p>")
     for name, content in sorted(record.artifacts.items()):
+        if name.endswith(".mmd"):  # a diagram the snippet drew from what it saw: shown, not folded
+            pieces.append(f'<pre class="mermaid snippet-diagram"><code>{escape(content)}</code></pre>')
+            continue
         summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
         pieces.append(
             f'<details class="quote snippet-artifact"><summary>{summary}</summary>'

@@ -1,0 +1,34 @@
+# /// snippet
+# devices = ["cpu", "cuda"]
+# timeout = 60
+# ///
+import torch
+
+C = torch._C
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+# 1. What each tensor carries.
+W = torch.empty(600, 64, device=device)
+print("tensor key sets")
+print("  weight                   ", C._dispatch_keys(W))
+print("  weight, requires_grad    ", C._dispatch_keys(W.detach().requires_grad_()))
+print("  weight, bfloat16         ", C._dispatch_keys(W.bfloat16()))
+print("  meta                     ", C._dispatch_keys(torch.empty(600, 64, device="meta")))
+with torch.inference_mode():
+    print("  made in inference_mode   ", C._dispatch_keys(torch.empty(600, 64, device=device)))
+
+
+# 2. What the thread adds or removes: modes change thread-local sets, not tensors.
+def tls(label):
+    print(f"  {label:<24} include {C._dispatch_tls_local_include_set()}")
+    print(f"  {'':<24} exclude {C._dispatch_tls_local_exclude_set()}")
+
+
+print("\nthread-local include/exclude sets")
+tls("default")
+with torch.no_grad():
+    tls("no_grad")
+with torch.autocast(device, dtype=torch.bfloat16):
+    tls("autocast")
+with torch.inference_mode():
+    tls("inference_mode")

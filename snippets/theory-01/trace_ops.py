@@ -1,0 +1,37 @@
+# /// snippet
+# devices = ["cpu", "cuda"]
+# timeout = 60
+# deps = ["scripts/minigpt"]
+# ///
+import torch
+import torch.nn.functional as F
+from minigpt import encode, lm_head, load_model
+from torch.utils._python_dispatch import TorchDispatchMode
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = load_model(device)
+W, b = (t.clone().requires_grad_() for t in lm_head(device))
+with torch.no_grad():  # the head's real input: hidden states of two prompts
+    x = torch.cat([model.hidden(encode(p).to(device))[:, -1] for p in ("walk : yesterday she", "comer : ayer yo")])
+
+
+class Trace(TorchDispatchMode):
+    """Log every aten op that reaches the backends, with its output dtypes."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        dtypes = ", ".join(str(o.dtype).replace("torch.", "") for o in outs if isinstance(o, torch.Tensor))
+        shapes = ", ".join(str(tuple(o.shape)) for o in outs if isinstance(o, torch.Tensor))
+        print(f"  {func.name():<30} -> {shapes} {dtypes}")
+        return out
+
+
+for label, autocast in (("fp32", False), ("autocast bfloat16", True)):
+    print(f"forward, {label}")
+    with Trace(), torch.autocast(device, dtype=torch.bfloat16, enabled=autocast):
+        y = F.linear(x, W, b)
+    print(f"backward, {label}")
+    with Trace():
+        y.float().sum().backward()
+    W.grad = b.grad = None
