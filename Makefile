@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 JOBS   ?= $(shell nproc)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser site serve model records check-records gpu-records report translations stamp-translation test lint bench clean
+.PHONY: setup browser site serve model labs records check-records gpu-records report translations stamp-translation test lint bench clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements
 
@@ -27,11 +27,17 @@ serve: setup  ## live preview; stale CPU snippets are re-executed on each rebuil
 model: setup  ## retrain the grammar MiniGPT (deterministic, ~30 s) and rewrite its checkpoint
 	$(BIN)/python scripts/train_minigpt.py
 
+labs: setup  ## regenerate the lab notebooks from their code, prose and records
+	$(BIN)/python scripts/labs.py build
+
 records: setup  ## re-execute every CPU snippet and rewrite its record, on purpose
 	$(BIN)/python scripts/snippets.py update -j$(JOBS)
 
 check-model: setup  ## retrain the grammar MiniGPT (deterministic, ~30 s) and rewrite its checkpoint
 	$(BIN)/python scripts/train_minigpt.py
+
+labs: setup  ## regenerate the lab notebooks from their code, prose and records
+	$(BIN)/python scripts/labs.py build
 
 records: setup  ## re-execute CPU snippets into a scratch folder, diff against the records
 	$(BIN)/python scripts/snippets.py check -j$(JOBS)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from phase25.mkdocs_glue import (  # noqa: F401
+    on_files,
     on_page_content,
     on_page_markdown,
     on_post_build,

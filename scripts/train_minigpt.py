@@ -15,18 +15,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import asdict
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from phase25.records import CPU_ENV, ISA_PINS  # noqa: E402
+from phase25.records import CPU_ENV, ISA_PINS
 
 # Must precede the torch import: ATen, MKL and oneDNN pick their kernels at load time.
 for _name in ISA_PINS:
     os.environ.setdefault(_name, CPU_ENV[_name])
-from dataclasses import asdict
-from pathlib import Path
 
 import torch
-
 from minigpt import CHECKPOINT, FORMAT, load_checkpoint
 from minigpt import vocabulary as V
 from minigpt.train import Recipe, train

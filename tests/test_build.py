@@ -30,6 +30,16 @@ def test_both_languages_build_with_tabs_and_provenance(built_site):
     assert "Aún no capturado en una GPU" in read(built_site, "es/index.html")
 
 
+def test_labs_render_as_notebooks_in_both_languages_with_a_download(built_site):
+    for page, title in (("labs/01-autograd-by-hand/index.html", "Lab 01 — Autograd by hand"),
+                        ("es/labs/01-autograd-by-hand/index.html", "Laboratorio 01 — Autograd a mano")):
+        html = read(built_site, page)
+        assert '"cells":' not in html, "raw notebook JSON instead of a rendered page"
+        assert html.count("jp-Cell") > 10 and title in html
+        assert "largest absolute error" in html and "gradcheck: True" in html
+        assert (built_site / page).with_name("01-autograd-by-hand.ipynb").exists()
+
+
 def test_outputs_are_the_records_not_a_second_execution(built_site):
     record = records.load(Layout.of(Path(__file__).resolve().parents[1]), "00-orientation/dispatch_keys", "cpu")
     first_line = record.stdout.splitlines()[0]

@@ -88,6 +88,12 @@ def test_failure_is_recorded_with_context(toy):
     assert outcome.failures == [record]
 
 
+def test_error_messages_are_normalized_too(toy):
+    toy.add("page/where", "import os\nraise ValueError(f'nothing in {os.getcwd()} at {hex(id(os))}')\n")
+    record = toy.run()[0].executed[0]
+    assert record.error == "raised ValueError: nothing in <run-dir> at 0x<addr>"
+
+
 def test_timeout_kills_the_whole_process_group(toy, tmp_path):
     pid_file = tmp_path / "grandchild.pid"
     toy.add(

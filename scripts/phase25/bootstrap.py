@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import runpy
 import sys
 import traceback
@@ -32,6 +33,28 @@ def _print_clean_traceback(exc: BaseException) -> None:
     sys.stderr.write("".join(report.format()))
 
 
+CELL = re.compile(r"^# %%[ \t]*(?P<id>[\w-]*)[ \t]*$", re.MULTILINE)
+
+
+def run_cells(path: str) -> None:
+    """Run a lab cell by cell in one namespace, marking where each cell's output starts.
+
+    Each cell is compiled with its real line numbers, so tracebacks point into
+    the file; the marker lines let the notebook builder split the output.
+    """
+    source = Path(path).read_text(encoding="utf-8")
+    starts = list(CELL.finditer(source))
+    namespace = {"__name__": "__main__", "__file__": path}
+    for index, match in enumerate(starts):
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(source)
+        line = source.count("\n", 0, match.end())
+        code = "\n" * (line + 1) + source[match.end() + 1 : end]
+        for stream in (sys.stdout, sys.stderr):
+            stream.write(f"##phase25-cell {match.group('id') or index}##\n")
+            stream.flush()
+        exec(compile(code, path, "exec"), namespace)
+
+
 def main() -> int:
     snippet = os.path.abspath(sys.argv[1])
     result_path = os.environ["PHASE25_RESULT"]
@@ -42,7 +65,10 @@ def main() -> int:
     error = None
     code = 0
     try:
-        runpy.run_path(snippet, run_name="__main__")
+        if os.environ.get("PHASE25_CELLS") == "1":
+            run_cells(snippet)
+        else:
+            runpy.run_path(snippet, run_name="__main__")
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException as exc:  # noqa: BLE001 - reported, then turned into an exit status

@@ -103,6 +103,7 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
             **os.environ,
             **records.run_env(snippet, device),
             "PHASE25_DEVICE": device,
+            "PHASE25_CELLS": "1" if snippet.header.cells else "0",
             "PHASE25_RESULT": str(result_file),
             "TORCHINDUCTOR_CACHE_DIR": str(cache_dir),
             "TRITON_CACHE_DIR": str(tmp_path / "triton-cache"),
@@ -148,6 +149,8 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
             except json.JSONDecodeError:
                 result = {}
         error = result.get("error")
+        if error:  # the message may name run folders and paths like any output
+            error = {**error, "message": normalize.normalize(error["message"], ctx)}
         if timed_out:
             status, diagnosis = "timeout", f"killed after {snippet.header.timeout:g} s (the whole process group)"
         else:

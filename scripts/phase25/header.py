@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 DEVICES = ("cpu", "cuda")
 _BLOCK = re.compile(r"^# /// snippet[ \t]*$(?P<body>.*?)^# ///[ \t]*$\n?", re.MULTILINE | re.DOTALL)
-_KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps"}
+_KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps", "cells"}
 
 
 class HeaderError(ValueError):
@@ -36,6 +36,7 @@ class Header:
     expect_error: ExpectedError | None = None
     artifacts: tuple[str, ...] = ()
     deps: tuple[str, ...] = ()
+    cells: bool = False  # a lab: "# %% <id>" lines split it into notebook cells, outputs kept per cell
 
 
 def split(source: str) -> tuple[str, str]:
@@ -89,7 +90,11 @@ def parse(source: str) -> Header:
             raise HeaderError(f"{name} must be a list of non-empty strings")
     if any(".." in d.split("/") or d.startswith("/") for d in deps):
         raise HeaderError("deps are paths relative to the repository root, without '..'")
+    cells = data.get("cells", False)
+    if not isinstance(cells, bool):
+        raise HeaderError("cells must be true or false")
     return Header(
+        cells=cells,
         devices=devices,
         env={str(k): v for k, v in env.items()},
         timeout=float(timeout),

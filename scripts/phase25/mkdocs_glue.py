@@ -14,9 +14,9 @@ import os
 import re
 import shutil
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from . import header, i18n, pages, records, render, runner, translations
+from . import header, i18n, labs, pages, records, render, runner, translations
 from .paths import DEFAULT_LAYOUT, Layout
 
 try:
@@ -84,10 +84,45 @@ def on_pre_build(config) -> None:
     }
     _STATE = BuildState(config=config, layout=layout, snippets=snippets, views=views, executed=executed)
     docs = Path(config.docs_dir)
+    if os.environ.get("PHASE25_EXECUTE") == "1":  # a local build: bring the notebooks up to date
+        for path in labs.write_all(layout, docs):
+            log.info("phase25: regenerated %s", path.relative_to(docs))
+    for problem in labs.stale(layout, docs):
+        log.warning("lab: %s", problem)
     for issue in translations.parity(docs):
         log.warning("translation: %s", issue)
     for issue in translations.outdated(docs):
         log.info("translation outdated: %s", issue)
+
+
+@event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
+def on_files(files, config):
+    """Hand the lab notebooks back to mkdocs-jupyter as pages.
+
+    mkdocs-static-i18n recreates every File as a plain one, so the notebooks
+    that mkdocs-jupyter had marked as pages become static files, copied as raw
+    JSON (mkdocs-static-i18n issue #198). Each is replaced by a page File that
+    keeps the language's output path and static-i18n's attributes; mkdocs-jupyter
+    recognizes it by its path and renders it.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None:
+        return files
+    from mkdocs.structure.files import File
+
+    class NotebookPage(File):
+        def is_documentation_page(self) -> bool:
+            return True
+
+    for notebook in [f for f in files if f.src_uri.endswith(".ipynb") and plugin.should_include(f)]:
+        stem = PurePosixPath(notebook.dest_uri).with_suffix("")  # labs/... in English, es/labs/... in Spanish
+        dest = f"{stem}/index.html" if config.use_directory_urls else f"{stem}.html"
+        page = NotebookPage(notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls,
+                            dest_uri=dest)
+        page.__dict__.update({k: v for k, v in vars(notebook).items() if k not in vars(page)})
+        files.remove(notebook)  # in place: the Files object is static-i18n's own subclass
+        files.append(page)
+    return files
 
 
 def _page_lang(page) -> str:

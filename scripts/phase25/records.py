@@ -185,6 +185,7 @@ def env_key(snippet: Snippet, device: str) -> str:
         "normalizer": normalize.VERSION,
         "expect_error": snippet.header.expect_error and vars(snippet.header.expect_error),
         "artifacts": snippet.header.artifacts,
+        "cells": snippet.header.cells,
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -216,6 +217,7 @@ def write_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; records and notebooks are published
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

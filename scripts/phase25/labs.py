@@ -1,0 +1,172 @@
+"""Build the lab notebooks from their sources: shared code, per-language prose, recorded outputs.
+
+A lab is three things, none of them a notebook:
+
+- ``snippets/lab-NN/<name>.py``: the code, one file for both languages, cut
+  into cells by ``# %% <cell-id>`` lines (header ``cells = true``);
+- ``docs/<lang>/labs/<page>.lab.md``: the prose of one language, with a
+  ``::: cell lab-NN/<name>#<cell-id>`` line where each code cell goes;
+- the snippet's CPU record, whose output the runner split per cell.
+
+The notebooks ``docs/<lang>/labs/<page>.ipynb`` are generated from these and
+committed so that the site and the download need no execution; a check
+regenerates them and fails on any difference, so a hand-edited notebook (or one
+left behind by a changed record) never reaches the site.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import header, i18n, pages, records
+from .paths import Layout
+from .render import provenance_line
+
+CELL = re.compile(r"^# %%[ \t]*(?P<id>[\w-]*)[ \t]*$", re.MULTILINE)
+MARKER = re.compile(r"^##phase25-cell (?P<id>[\w-]+)##\n?", re.MULTILINE)
+SUFFIX = ".lab.md"
+
+
+class LabError(ValueError):
+    """A lab that cannot be built: unknown cell, missing or failed record."""
+
+
+@dataclass(frozen=True)
+class Lab:
+    lang: str
+    source: Path  # docs/<lang>/labs/<page>.lab.md
+
+    @property
+    def notebook(self) -> Path:
+        return self.source.with_name(self.source.name.removesuffix(SUFFIX) + ".ipynb")
+
+
+def find(docs: Path) -> list[Lab]:
+    return [Lab(lang, path) for lang in i18n.LANGUAGES for path in sorted((docs / lang).rglob(f"*{SUFFIX}"))]
+
+
+def code_cells(snippet: records.Snippet) -> dict[str, str]:
+    """Cell id -> code, in file order, without the metadata block."""
+    _, code = header.split(snippet.source)
+    marks = list(CELL.finditer(code))
+    cells = {}
+    for index, mark in enumerate(marks):
+        end = marks[index + 1].start() if index + 1 < len(marks) else len(code)
+        cells[mark.group("id") or str(index)] = code[mark.end() :end].strip("\n")
+    return cells
+
+
+def split_output(text: str) -> dict[str, str]:
+    """Cell id -> what that cell printed, from the runner's markers."""
+    marks = list(MARKER.finditer(text))
+    return {
+        mark.group("id"): text[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)]
+        for i, mark in enumerate(marks)
+    }
+
+
+HEADING_ID = re.compile(r"^(?P<heading>#{1,6} .*?)[ \t]*\{[ \t]*#(?P<id>[\w-]+)[ \t]*\}[ \t]*$", re.MULTILINE)
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def _notebook_markdown(text: str) -> str:
+    """Jupyter's Markdown has no `{ #id }`: keep the id as an anchor before the heading."""
+    return HEADING_ID.sub(lambda m: f'<a id="{m.group("id")}"></a>\n\n{m.group("heading")}', text)
+
+
+def build(lab: Lab, layout: Layout) -> dict:
+    """The notebook for one lab, as nbformat 4 JSON data."""
+    text = pages.strip_front_matter(lab.source.read_text(encoding="utf-8"))
+    snippets = {s.id: s for s in records.discover(layout)}
+    cells: list[dict] = []
+    markdown: list[str] = []
+    used: set[str] = set()
+    count = 0
+
+    def flush() -> None:
+        body = _notebook_markdown("".join(markdown)).strip("\n")
+        if body:
+            cells.append({"cell_type": "markdown", "metadata": {}, "source": _lines(body)})
+        markdown.clear()
+
+    directives = {d.line: d for d in pages.directives(text)}
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        directive = directives.get(number)
+        if directive is None or directive.kind != "cell":
+            markdown.append(line)
+            continue
+        flush()
+        snippet_id, _, cell_id = (directive.arg or "").partition("#")
+        snippet = snippets.get(snippet_id)
+        if snippet is None or not snippet.header.cells:
+            raise LabError(f"{lab.source}: {directive.arg!r} is not a cell of a lab snippet (cells = true)")
+        code = code_cells(snippet)
+        if cell_id not in code:
+            raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
+        fresh = records.freshness(layout, snippet, "cpu")
+        if fresh.state != "current" or fresh.record is None or fresh.record.status != "ok":
+            raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {fresh.state} "
+                           f"({fresh.reason or (fresh.record and fresh.record.error)}); run `make records`")
+        used.add(snippet_id)
+        count += 1
+        outputs = []
+        for name, stream in (("stdout", fresh.record.stdout), ("stderr", fresh.record.stderr)):
+            printed = split_output(stream).get(cell_id, "")
+            if printed.strip():
+                outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
+        cells.append({"cell_type": "code", "execution_count": count, "metadata": {}, "outputs": outputs,
+                      "source": _lines(code[cell_id])})
+    flush()
+    for snippet_id in sorted(used):
+        record = records.load(layout, snippet_id, "cpu")
+        assert record is not None
+        line = provenance_line(record, lab.lang)
+        cells.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
+    for index, cell in enumerate(cells):  # nbformat 4.5 wants stable cell ids
+        cell["id"] = f"{cell['cell_type']}-{index:02d}"
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def dumps(notebook: dict) -> str:
+    return json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def stale(layout: Layout, docs: Path) -> list[str]:
+    """Labs whose committed notebook differs from what their sources produce now."""
+    problems = []
+    for lab in find(docs):
+        try:
+            expected = dumps(build(lab, layout))
+        except LabError as exc:
+            problems.append(str(exc))
+            continue
+        current = lab.notebook.read_text(encoding="utf-8") if lab.notebook.exists() else None
+        if current != expected:
+            state = "missing" if current is None else "out of date (hand-edited, or its sources changed)"
+            problems.append(f"{lab.notebook.relative_to(docs.parent)} is {state}; run `make labs`")
+    return problems
+
+
+def write_all(layout: Layout, docs: Path) -> list[Path]:
+    """Regenerate every notebook; returns the ones whose content changed."""
+    changed = []
+    for lab in find(docs):
+        text = dumps(build(lab, layout))
+        if not lab.notebook.exists() or lab.notebook.read_text(encoding="utf-8") != text:
+            records.write_atomic(lab.notebook, text)
+            changed.append(lab.notebook)
+    return changed

@@ -1,0 +1,74 @@
+# /// snippet
+# devices = ["cpu"]
+# timeout = 120
+# cells = true
+# deps = ["scripts/minigpt"]
+# ///
+# %% setup
+import torch
+import torch.nn.functional as F
+from minigpt import encode, lm_head, load_model, vocab
+
+torch.manual_seed(0)
+words = vocab()
+model = load_model()
+W, b = (t.clone().requires_grad_() for t in lm_head())  # the trained head: W 600x64, b 600
+prompts = ["walk : yesterday she", "eat : now they are", "comer : ayer nosotros", "vivir : mañana tú"]
+answers = ["walked", "eating", "comimos", "vivirás"]
+with torch.no_grad():
+    x = torch.cat([model.hidden(encode(p))[:, -1] for p in prompts])  # 4 hidden states, 64 numbers each
+x.requires_grad_()
+target = torch.tensor([words.index(a) for a in answers])
+print("x", tuple(x.shape), "| W", tuple(W.shape), "| b", tuple(b.shape), "| targets", answers)
+
+# %% forward
+y = F.linear(x, W, b)  # scores, 4 x 600
+loss = F.cross_entropy(y, target)  # mean over the 4 rows of -log softmax(y)[target]
+print(f"loss {loss.item():.6f}")
+print("predicted:", [words[i] for i in y.argmax(-1).tolist()])
+print("loss.grad_fn:", loss.grad_fn.name())
+
+# %% derive
+# By hand, with N = 4 rows:
+#   dL/dy = (softmax(y) - onehot(target)) / N
+#   y = x W^T + b  =>  dL/dx = dL/dy W,   dL/dW = (dL/dy)^T x,   dL/db = sum of dL/dy over rows
+with torch.no_grad():
+    N = y.shape[0]
+    dy = (y.softmax(-1) - F.one_hot(target, 600).float()) / N
+    dx, dW, db = dy @ W, dy.T @ x, dy.sum(0)
+print("dL/dy", tuple(dy.shape), "| dL/dx", tuple(dx.shape), "| dL/dW", tuple(dW.shape), "| dL/db", tuple(db.shape))
+
+# %% compare
+loss.backward(retain_graph=True)  # keep the saved tensors: the next cell walks the graph by hand
+for name, mine, theirs in (("x", dx, x.grad), ("W", dW, W.grad), ("b", db, b.grad)):
+    err = (mine - theirs).abs().max().item()
+    print(f"dL/d{name}: allclose {torch.allclose(mine, theirs, atol=1e-6)}, largest absolute error {err:.2e}")
+
+# %% walk
+# Each node is callable: give it the gradient of its output, get those of its inputs
+# (a tuple, in next_functions order; a single tensor when there is one input).
+def call(node, grad):
+    out = node(grad)
+    return out if isinstance(out, tuple) else (out,)
+
+
+node = loss.grad_fn
+grad = torch.ones(())  # dL/dL
+while node.name() != "AddmmBackward0":
+    (grad,) = call(node, grad)
+    print(f"{node.name():<22} -> gradient {tuple(grad.shape)}")
+    node = node.next_functions[0][0]
+print(f"{node.name():<22} receives dL/dy; largest difference from ours: {(grad - dy).abs().max():.2e}")
+g_bias, g_x, g_wt = call(node, grad)
+print("its inputs, in next_functions order:", [f[0].name().split("::")[-1] for f in node.next_functions])
+t_node = node.next_functions[2][0]
+(g_w,) = call(t_node, g_wt)
+print(f"TBackward0 turns dL/d(W.T) {tuple(g_wt.shape)} into dL/dW {tuple(g_w.shape)}; equals ours: "
+      f"{torch.allclose(g_w, dW, atol=1e-6)}")
+
+# %% gradcheck
+# Finite differences against the analytic backward, in float64 on a slice of the head.
+inputs = (x.detach()[:2].double().requires_grad_(), W.detach()[:50].double().requires_grad_(),
+          b.detach()[:50].double().requires_grad_())
+ok = torch.autograd.gradcheck(lambda x, W, b: F.cross_entropy(F.linear(x, W, b), target[:2] % 50), inputs)
+print("gradcheck:", ok)

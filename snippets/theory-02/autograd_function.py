@@ -1,0 +1,37 @@
+# /// snippet
+# devices = ["cpu"]
+# timeout = 60
+# ///
+import torch
+import torch.nn.functional as F
+
+
+class TemperedHead(torch.autograd.Function):
+    """The same operator as a Python autograd.Function: a forward, a backward, nothing registered."""
+
+    @staticmethod
+    def forward(x, W, b, T):
+        return F.linear(x, W, b) / T
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, W, b, T = inputs
+        ctx.save_for_backward(x, W)
+        ctx.T = T
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, W = ctx.saved_tensors
+        g = grad / ctx.T
+        return g @ W, g.T @ x, g.sum(0), None
+
+
+x = torch.randn(2, 64, dtype=torch.float64, requires_grad=True)
+W = torch.randn(600, 64, dtype=torch.float64, requires_grad=True)
+b = torch.randn(600, dtype=torch.float64, requires_grad=True)
+y = TemperedHead.apply(x, W, b, 2.0)
+print("grad_fn:", y.grad_fn.name())
+print("gradcheck:", torch.autograd.gradcheck(TemperedHead.apply, (x[:1], W[:5], b[:5], 2.0)))
+print("an operator the dispatcher knows?", torch._C._dispatch_has_kernel("phase25::TemperedHead"))
+print("compiles without a graph break:", torch.equal(torch.compile(TemperedHead.apply, fullgraph=True, backend="eager")(
+    x, W, b, 2.0), y))

@@ -1,0 +1,52 @@
+# /// snippet
+# devices = ["cpu", "cuda"]
+# timeout = 120
+# deps = ["scripts/minigpt"]
+# ///
+import torch
+import torch.nn.functional as F
+from minigpt import lm_head
+
+
+# An operator of our own: the LM head with a temperature, scores = (x W^T + b) / T.
+@torch.library.custom_op("phase25::tempered_head", mutates_args=())
+def tempered_head(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor, T: float) -> torch.Tensor:
+    return F.linear(x, W, b) / T
+
+
+@tempered_head.register_fake  # shapes and dtypes only: what compile and meta tensors use
+def _(x, W, b, T):
+    return x.new_empty(x.shape[0], W.shape[0])
+
+
+def setup_context(ctx, inputs, output):
+    x, W, b, T = inputs
+    ctx.save_for_backward(x, W)
+    ctx.T = T
+
+
+def backward(ctx, grad):
+    x, W = ctx.saved_tensors
+    g = grad / ctx.T
+    return g @ W, g.T @ x, g.sum(0), None  # one gradient per input; none for the float T
+
+
+tempered_head.register_autograd(backward, setup_context=setup_context)
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+W, b = lm_head(device)
+x = torch.randn(2, 64, device=device)
+print("registered:", torch.ops.phase25.tempered_head.default)
+print("kernels for:", [k for k in ("CompositeExplicitAutograd", "CPU", "CUDA", "Meta", "Autograd")
+                       if torch._C._dispatch_has_kernel_for_dispatch_key("phase25::tempered_head", k)])
+
+# opcheck: schema, fake kernel, autograd registration and dispatch consistency.
+args = (x, W.clone().requires_grad_(), b.clone().requires_grad_(), 2.0)
+results = torch.library.opcheck(tempered_head, args)
+print("opcheck:", results)
+
+# gradcheck compares our backward with finite differences, in float64.
+args64 = tuple(t.double().requires_grad_() for t in (x[:1], W[:5], b[:5])) + (2.0,)
+print("gradcheck:", torch.autograd.gradcheck(tempered_head, args64))
+y = tempered_head(x, *args[1:3], 2.0)
+print("grad_fn:", y.grad_fn.name())

@@ -1,0 +1,95 @@
+"""Labs: notebooks generated from shared code, per-language prose and recorded outputs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from phase25 import labs, records
+from phase25.paths import DEFAULT_LAYOUT, Layout
+
+DOCS = REPO / "docs"
+LABS = labs.find(DOCS)
+
+
+def notebook(lab: labs.Lab) -> dict:
+    return json.loads(lab.notebook.read_text(encoding="utf-8"))
+
+
+def test_every_lab_exists_in_both_languages():
+    names = {(lab.lang, lab.source.name) for lab in LABS}
+    assert names and {name for _, name in names} == {name for lang, name in names if lang == "en"}
+    assert len(names) == 2 * len({name for _, name in names})
+
+
+def test_committed_notebooks_are_what_the_sources_and_records_produce():
+    assert labs.stale(DEFAULT_LAYOUT, DOCS) == [], "run `make labs`"
+
+
+@pytest.mark.parametrize("name", sorted({lab.source.name for lab in LABS}))
+def test_code_cells_are_identical_in_english_and_spanish(name):
+    pick = {(lab.lang, lab.source.name): lab for lab in LABS}
+    en, es = (notebook(pick[(lang, name)]) for lang in ("en", "es"))
+    code = [[c["source"] for c in nb["cells"] if c["cell_type"] == "code"] for nb in (en, es)]
+    outputs = [[c["outputs"] for c in nb["cells"] if c["cell_type"] == "code"] for nb in (en, es)]
+    assert code[0] == code[1] and code[0], "the code cells differ between languages"
+    assert outputs[0] == outputs[1]
+
+
+def test_outputs_are_the_recorded_ones_cell_by_cell():
+    for lab in LABS:
+        for cell in notebook(lab)["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            source = "".join(cell["source"])
+            snippet = next(s for s in records.discover(DEFAULT_LAYOUT)
+                           if s.header.cells and source in labs.code_cells(s).values())
+            cell_id = next(k for k, v in labs.code_cells(snippet).items() if v == source)
+            record = records.load(DEFAULT_LAYOUT, snippet.id, "cpu")
+            printed = "".join("".join(o["text"]) for o in cell["outputs"] if o["name"] == "stdout")
+            assert printed == labs.split_output(record.stdout).get(cell_id, "")
+
+
+def test_a_hand_edited_notebook_is_refused(tmp_path: Path):
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    lab = labs.find(docs)[0]
+    data = json.loads(lab.notebook.read_text(encoding="utf-8"))
+    code = next(c for c in data["cells"] if c["cell_type"] == "code" and c["outputs"])
+    code["outputs"][0]["text"] = ["a nicer number\n"]
+    lab.notebook.write_text(labs.dumps(data), encoding="utf-8")
+    [problem] = labs.stale(DEFAULT_LAYOUT, docs)
+    assert "out of date (hand-edited, or its sources changed)" in problem
+    labs.write_all(DEFAULT_LAYOUT, docs)
+    assert labs.stale(DEFAULT_LAYOUT, docs) == []
+
+
+def test_heading_ids_become_anchors_in_notebook_markdown():
+    markdown = [c for c in notebook(LABS[0])["cells"] if c["cell_type"] == "markdown"]
+    text = "".join("".join(c["source"]) for c in markdown)
+    assert '<a id="setup"></a>' in text and "{ #" not in text
+
+
+def test_a_cell_directive_must_name_an_existing_cell(toy):
+    toy.add("lab-x/lab", "# %% first\nprint('hi')\n", extra="cells = true")
+    toy.run()
+    docs = toy.root / "docs"
+    (docs / "en" / "labs").mkdir(parents=True)
+    (docs / "en" / "labs" / "x.lab.md").write_text("# X\n\n::: cell lab-x/lab#second\n")
+    with pytest.raises(labs.LabError, match="has no cell 'second'"):
+        labs.build(labs.find(docs)[0], toy.layout)
+    (docs / "en" / "labs" / "x.lab.md").write_text("# X\n\n::: cell lab-x/lab#first\n")
+    built = labs.build(labs.find(docs)[0], toy.layout)
+    assert built["cells"][1]["outputs"][0]["text"] == ["hi\n"]
+
+
+def test_cells_run_in_one_namespace_with_true_line_numbers(toy):
+    toy.add("lab-y/lab", "# %% a\nvalue = 600\nprint('a')\n# %% b\nprint(value)\nraise KeyError('oops')\n",
+            extra="cells = true")
+    record = toy.run()[0].executed[0]
+    assert labs.split_output(record.stdout) == {"a": "a\n", "b": "600\n"}
+    assert 'File "snippets/lab-y/lab.py", line 10, in <module>' in record.stderr
+    assert isinstance(Layout.of(toy.root), Layout)
