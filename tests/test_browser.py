@@ -97,3 +97,20 @@ def test_search_in_spanish_finds_spanish_pages_only(page, base_url):
     result.wait_for(timeout=15000)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     assert hrefs and all("/es/" in href for href in hrefs), hrefs
+
+
+def test_lab_notebook_switches_language_and_diagrams_render(page, base_url):
+    page.goto(f"{base_url}/labs/01-autograd-by-hand/")
+    assert page.locator(".jp-Cell").count() > 10
+    switch_to_spanish(page)
+    page.wait_for_url(f"{base_url}/es/labs/01-autograd-by-hand/")
+    assert "Autograd a mano" in page.locator("h1").first.inner_text()
+    page.goto(f"{base_url}/theory/02-autograd-and-custom-ops/")
+    snippet = page.locator('.snippet[data-snippet="theory-02/graph_walk"]')
+    snippet.locator("label", has_text="CPU").click()
+    # Material swaps each <pre class="mermaid"> for a <div> holding the drawing in a
+    # closed shadow root: the swap and the drawing's size show that Mermaid ran.
+    diagram = snippet.locator("div.mermaid").first
+    diagram.wait_for(timeout=15000)
+    assert snippet.locator("pre.mermaid").count() == 0
+    assert diagram.bounding_box()["height"] > 100

@@ -15,6 +15,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
 
 from . import header, i18n, labs, pages, records, render, runner, translations
 from .paths import DEFAULT_LAYOUT, Layout
@@ -120,6 +121,14 @@ def on_files(files, config):
         page = NotebookPage(notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls,
                             dest_uri=dest)
         page.__dict__.update({k: v for k, v in vars(notebook).items() if k not in vars(page)})
+        # static-i18n links alternates for Markdown pages only: give the language
+        # switcher the same notebook in each language.
+        rel = PurePosixPath(notebook.src_uri.split("/", 1)[1]).with_suffix("")
+        page.alternates = {
+            lang: SimpleNamespace(url=f"{'' if lang == i18n.DEFAULT else lang + '/'}{rel}/")
+            for lang in i18n.LANGUAGES
+            if (Path(config.docs_dir) / lang / notebook.src_uri.split("/", 1)[1]).exists()
+        }
         files.remove(notebook)  # in place: the Files object is static-i18n's own subclass
         files.append(page)
     return files
