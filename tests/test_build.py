@@ -40,6 +40,13 @@ def test_labs_render_as_notebooks_in_both_languages_with_a_download(built_site):
         assert (built_site / page).with_name("01-autograd-by-hand.ipynb").exists()
 
 
+def test_published_reports_are_in_the_site_and_linked(built_site):
+    report = built_site / "snippet-files/theory-03/tlparse_report/cpu/tlparse/index.html"
+    assert report.exists() and "<html" in report.read_text(encoding="utf-8").lower()
+    for page in ("theory/03-compile-and-distributed/index.html", "es/theory/03-compile-and-distributed/index.html"):
+        assert "snippet-files/theory-03/tlparse_report/cpu/tlparse/index.html" in read(built_site, page)
+
+
 def test_outputs_are_the_records_not_a_second_execution(built_site):
     record = records.load(Layout.of(Path(__file__).resolve().parents[1]), "00-orientation/dispatch_keys", "cpu")
     first_line = record.stdout.splitlines()[0]

@@ -164,3 +164,11 @@ def test_mermaid_artifacts_render_as_diagrams_and_stay_escaped():
     html = tabs([("cpu", Freshness("current", record=record))]).html
     assert '<pre class="mermaid snippet-diagram"><code>flowchart LR' in html
     assert "&lt;b&gt;AutogradCPU&lt;/b&gt;" in html and "<b>" not in html
+
+
+def test_published_reports_are_linked_from_the_site_root():
+    record = make_record(published={"tlparse/index.html": "<html></html>", "tlparse/a.txt": "x"})
+    html = render.render_snippet("page/a", "print(1)\n", [("cpu", Freshness("current", record=record))], "en", 1,
+                                 site_root="../../").html
+    assert 'href="../../snippet-files/page/a/cpu/tlparse/index.html"' in html
+    assert "Published with this output (2 files):" in html

@@ -285,3 +285,13 @@ def test_snippets_import_helpers_from_scripts_and_a_helper_folder_is_a_dependenc
     toy.add("page/missing", "print(1)\n", extra='deps = ["scripts/nowhere"]')
     with pytest.raises(FileNotFoundError, match="declares missing dependency scripts/nowhere"):
         toy.run()
+
+
+def test_published_files_are_kept_but_not_compared(toy, tmp_path):
+    body = "import os, time\nos.mkdir('report')\nopen('report/index.html', 'w').write(str(time.time()))\n"
+    toy.add("page/report", body + "print('report written')\n", extra='publish = ["report/*"]')
+    first = toy.run(records=tmp_path / "a")[0].executed[0]
+    second = toy.run(records=tmp_path / "b")[0].executed[0]
+    assert list(first.published) == ["report/index.html"] and first.published != second.published
+    assert first.output() == second.output()  # what the page prints is still byte-identical
+    assert cli.describe_drift(first, second) == ""

@@ -19,6 +19,7 @@ from .paths import Layout
 
 BOOTSTRAP = Path(__file__).resolve().parent / "bootstrap.py"
 MAX_ARTIFACT_BYTES = 512 * 1024
+MAX_PUBLISHED_BYTES = 4 * 1024 * 1024  # all published files of one run together
 
 
 def git_commit(root: Path) -> str | None:
@@ -156,6 +157,10 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
         else:
             status, diagnosis = _judge(snippet, process.returncode, error)
         artifacts, problems = _collect_artifacts(run_dir, snippet.header.artifacts, ctx) if not timed_out else ({}, [])
+        published, more = _collect_artifacts(run_dir, snippet.header.publish, ctx) if not timed_out else ({}, [])
+        problems += more
+        if sum(len(text) for text in published.values()) > MAX_PUBLISHED_BYTES:
+            problems.append(f"published files exceed {MAX_PUBLISHED_BYTES} bytes")
         if problems and status == "ok":
             status, diagnosis = "failed", "; ".join(problems)
 
@@ -177,6 +182,7 @@ def run_one(snippet: records.Snippet, device: str, layout: Layout, commit: str |
                 else None
             ),
             provenance=provenance,
+            published=published,
             run={
                 "date": datetime.now(UTC).strftime("%Y-%m-%d"),
                 "wall_s": round(wall, 2),

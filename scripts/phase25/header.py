@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 DEVICES = ("cpu", "cuda")
 _BLOCK = re.compile(r"^# /// snippet[ \t]*$(?P<body>.*?)^# ///[ \t]*$\n?", re.MULTILINE | re.DOTALL)
-_KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps", "cells"}
+_KEYS = {"devices", "env", "timeout", "expect_error", "artifacts", "deps", "cells", "publish"}
 
 
 class HeaderError(ValueError):
@@ -37,6 +37,7 @@ class Header:
     artifacts: tuple[str, ...] = ()
     deps: tuple[str, ...] = ()
     cells: bool = False  # a lab: "# %% <id>" lines split it into notebook cells, outputs kept per cell
+    publish: tuple[str, ...] = ()  # files published with the site as they are (reports), not compared
 
 
 def split(source: str) -> tuple[str, str]:
@@ -85,7 +86,8 @@ def parse(source: str) -> Header:
         expected = ExpectedError(type=str(expect["type"]), match=str(expect["match"]))
     artifacts = data.get("artifacts", [])
     deps = data.get("deps", [])
-    for name, value in (("artifacts", artifacts), ("deps", deps)):
+    publish = data.get("publish", [])
+    for name, value in (("artifacts", artifacts), ("deps", deps), ("publish", publish)):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise HeaderError(f"{name} must be a list of non-empty strings")
     if any(".." in d.split("/") or d.startswith("/") for d in deps):
@@ -100,5 +102,6 @@ def parse(source: str) -> Header:
         timeout=float(timeout),
         expect_error=expected,
         artifacts=tuple(artifacts),
+        publish=tuple(publish),
         deps=tuple(sorted(deps)),
     )

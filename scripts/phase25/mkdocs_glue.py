@@ -147,7 +147,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     lines = markdown.split("\n")
     for number, directive in enumerate(pages.directives(markdown)):
         if directive.kind == "snippet":
-            fragment = _render_snippet(directive.arg, lang, where, number)
+            fragment = _render_snippet(directive.arg, lang, where, number, "../" * page.url.count("/"))
         else:
             fragment = _render_report(lang)
         slots[number] = fragment
@@ -156,7 +156,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return "\n".join(lines)
 
 
-def _render_snippet(snippet_id: str | None, lang: str, where: str, index: int) -> str:
+def _render_snippet(snippet_id: str | None, lang: str, where: str, index: int, site_root: str) -> str:
     assert _STATE is not None
     snippet = _STATE.snippets.get(snippet_id or "")
     if snippet is None:
@@ -164,7 +164,7 @@ def _render_snippet(snippet_id: str | None, lang: str, where: str, index: int) -
         return render._admonition("failure", "Unknown snippet", render.escape(str(snippet_id)))
     _, code = header.split(snippet.source)
     views = [(device, _STATE.views[(snippet.id, device)]) for device in snippet.header.devices]
-    rendered = render.render_snippet(snippet.id, code, views, lang, index + 1)
+    rendered = render.render_snippet(snippet.id, code, views, lang, index + 1, site_root=site_root)
     for problem in rendered.problems:
         log.warning("%s: snippet %s (%s): %s", where, snippet.id, problem.device, problem.message)
     return rendered.html
@@ -280,6 +280,7 @@ def on_post_page(output: str, page, config) -> str:
 @event_priority(-200)  # after static-i18n has built every language and merged the index
 def on_post_build(config) -> None:
     site = Path(config.site_dir)
+    _write_published(site)
     merged = site / "search" / "search_index.json"
     if not merged.exists():
         return
@@ -301,3 +302,17 @@ def on_post_build(config) -> None:
         for name in ("sitemap.xml", "sitemap.xml.gz"):
             if (site / name).exists() and (site / lang).is_dir():
                 shutil.copyfile(site / name, site / lang / name)
+
+
+def _write_published(site: Path) -> None:
+    """Files that snippets publish (reports such as tlparse's) go into the site as they are."""
+    if _STATE is None:
+        return
+    for fresh in _STATE.views.values():
+        record = fresh.record
+        if fresh.state != "current" or record is None:
+            continue
+        for name, content in record.published.items():
+            target = site / render.published_url(record, name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8")

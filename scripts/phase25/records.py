@@ -79,6 +79,9 @@ class Record:
     expected_error: dict[str, str] | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
     run: dict[str, Any] = field(default_factory=dict)
+    # Reports published with the site as the run left them (timings, cache keys
+    # and all): tied to the run by the record, left out of the byte comparison.
+    published: dict[str, str] = field(default_factory=dict)
 
     def output(self) -> dict[str, Any]:
         """The part two runs of the same code must reproduce byte for byte."""
@@ -102,6 +105,7 @@ class Record:
             "output": self.output(),
             "provenance": self.provenance,
             "run": self.run,
+            **({"published": self.published} if self.published else {}),
         }
         return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
@@ -129,6 +133,7 @@ class Record:
                 expected_error=out.get("expected_error"),
                 provenance=dict(data.get("provenance", {})),
                 run=dict(data.get("run", {})),
+                published=dict(data.get("published", {})),
             )
         except (KeyError, TypeError) as exc:
             raise RecordError(f"{where}: missing field {exc}") from None
@@ -187,6 +192,8 @@ def env_key(snippet: Snippet, device: str) -> str:
         "artifacts": snippet.header.artifacts,
         "cells": snippet.header.cells,
     }
+    if snippet.header.publish:
+        material["publish"] = snippet.header.publish
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]
 
 

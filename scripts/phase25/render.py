@@ -96,7 +96,12 @@ def provenance_line(record: Record, lang: str) -> str:
     return " · ".join(parts)
 
 
-def _record_body(record: Record, lang: str) -> str:
+def published_url(record: Record, name: str) -> str:
+    """Where a published file of a record lives in the built site, from its root."""
+    return f"snippet-files/{record.snippet}/{record.device}/{name}"
+
+
+def _record_body(record: Record, lang: str, site_root: str = "") -> str:
     pieces = []
     if record.expected_error:
         pieces.append(
@@ -119,11 +124,18 @@ def _record_body(record: Record, lang: str) -> str:
             f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
             f"{_code_block(content, name)}</details>"
         )
+    if record.published:
+        reports = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
+        links = ", ".join(
+            f'<a href="{escape(site_root + published_url(record, n))}">{escape(n)}</a>' for n in reports
+        )
+        count = len(record.published)
+        pieces.append(f'<p class="snippet-published">{escape(text(lang, "published", files=count))} {links}</p>')
     pieces.append(f'<p class="snippet-provenance">{escape(provenance_line(record, lang))}</p>')
     return "".join(pieces)
 
 
-def device_panel(device: str, fresh: Freshness, lang: str) -> tuple[str, list[Problem]]:
+def device_panel(device: str, fresh: Freshness, lang: str, site_root: str = "") -> tuple[str, list[Problem]]:
     """The content of one device tab, and what a strict build must refuse in it."""
     problems: list[Problem] = []
     if fresh.state == "corrupt":
@@ -147,7 +159,7 @@ def device_panel(device: str, fresh: Freshness, lang: str) -> tuple[str, list[Pr
     if record.status != "ok":
         problems.append(Problem(device, f"the recorded run {record.status}: {record.error}"))
         banner += _admonition("failure", text(lang, "failed_title"), escape(record.error or record.status))
-    return banner + _record_body(record, lang), problems
+    return banner + _record_body(record, lang, site_root), problems
 
 
 def tab_label(device: str, fresh: Freshness) -> str:
@@ -156,14 +168,16 @@ def tab_label(device: str, fresh: Freshness) -> str:
     return DEVICE_LABELS[device]
 
 
-def render_snippet(snippet_id: str, code: str, views: list[tuple[str, Freshness]], lang: str, index: int) -> Rendered:
+def render_snippet(
+    snippet_id: str, code: str, views: list[tuple[str, Freshness]], lang: str, index: int, *, site_root: str = ""
+) -> Rendered:
     """Tabs for one snippet: its code, then one tab per device it declares."""
     name = f"__snippet_{index}"
     labels = [text(lang, "code"), *(tab_label(device, fresh) for device, fresh in views)]
     panels = [_code_block(code, classes="language-python")]
     problems: list[Problem] = []
     for device, fresh in views:
-        panel, found = device_panel(device, fresh, lang)
+        panel, found = device_panel(device, fresh, lang, site_root)
         panels.append(panel)
         problems += found
     checked = 'checked="checked" '

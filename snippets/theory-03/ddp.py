@@ -1,0 +1,40 @@
+# /// snippet
+# devices = ["cpu"]
+# timeout = 300
+# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ///
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from _dist import run
+from minigpt import lm_head
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def ddp(rank):
+    W, b = lm_head()
+    head = torch.nn.Linear(64, 600)
+    head.load_state_dict({"weight": W, "bias": b})
+    model = DDP(head)
+    lines = [f"holds weight {tuple(model.module.weight.shape)} and bias {tuple(model.module.bias.shape)}: a full copy"]
+
+    def logged_allreduce(state, bucket):  # what DDP sends, and when
+        sizes = [tuple(p.shape) for p in bucket.parameters()]
+        lines.append(f"backward: all-reduce of bucket {bucket.index()}, {bucket.buffer().numel()} values for {sizes}")
+        fut = dist.all_reduce(bucket.buffer().div_(dist.get_world_size()), async_op=True).get_future()
+        return fut.then(lambda f: f.value()[0])
+
+    model.register_comm_hook(None, logged_allreduce)
+    x = torch.randn(4, 64) + rank  # each rank sees its own half of the batch
+    target = torch.tensor([3, 7, 11, 13])
+    loss = F.cross_entropy(model(x), target)
+    lines.append(f"forward: local loss {loss.item():.4f} (no communication)")
+    loss.backward()
+    grads = torch.cat([model.module.weight.grad.flatten(), model.module.bias.grad])
+    everyone = [torch.empty_like(grads) for _ in range(2)]
+    dist.all_gather(everyone, grads)
+    lines.append(f"after backward, gradients equal on both ranks: {torch.equal(everyone[0], everyone[1])}")
+    return lines
+
+
+run(ddp)

@@ -1,0 +1,61 @@
+# /// snippet
+# devices = ["cpu"]
+# timeout = 300
+# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ///
+import torch
+import torch.distributed as dist
+from _dist import run
+from minigpt import encode, load_model, vocab
+from torch.distributed.pipelining import PipelineStage, ScheduleGPipe
+
+
+class Body(torch.nn.Module):
+    """Stage 0: embeddings and the transformer blocks."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.tok, self.pos, self.blocks = model.tok, model.pos, model.blocks
+
+    def forward(self, idx):
+        h = self.tok(idx) + self.pos(torch.arange(idx.shape[1]))
+        for block in self.blocks:
+            h = block(h)
+        return h
+
+
+class Head(torch.nn.Module):
+    """Stage 1: the final norm and the running example, nn.Linear(64, 600)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.ln_f, self.lm_head = model.ln_f, model.lm_head
+
+    def forward(self, h):
+        return self.lm_head(self.ln_f(h))
+
+
+def pipeline(rank):
+    model = load_model()
+    words = vocab()
+    stage_module = Body(model) if rank == 0 else Head(model)
+    params = sum(p.numel() for p in stage_module.parameters())
+    lines = [f"stage {rank}: {type(stage_module).__name__}, {params:,} parameters"]
+    stage = PipelineStage(stage_module, rank, 2, torch.device("cpu"))
+    schedule = ScheduleGPipe(stage, n_microbatches=2)
+    prompts = ["walk : yesterday she", "eat : yesterday they", "comer : ayer yo", "vivir : ayer tú"]
+    batch = torch.cat([encode(p) for p in prompts])  # 4 prompts, 5 tokens each
+    with torch.no_grad():
+        if rank == 0:
+            schedule.step(batch)  # sends activations of 2 prompts x 5 tokens x 64 per microbatch
+            lines.append("sent the activations of each microbatch to stage 1")
+        else:
+            logits = schedule.step()
+            lines.append(f"received activations, produced logits {tuple(logits.shape)}")
+            lines.append(f"next words: {[words[i] for i in logits[:, -1].argmax(-1).tolist()]}")
+            lines.append(f"same as the whole model on one process: {torch.allclose(logits, model(batch), atol=1e-5)}")
+    dist.barrier()
+    return lines
+
+
+run(pipeline)
