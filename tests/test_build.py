@@ -47,6 +47,15 @@ def test_published_reports_are_in_the_site_and_linked(built_site):
         assert "snippet-files/theory-03/tlparse_report/cpu/tlparse/index.html" in read(built_site, page)
 
 
+def test_the_drift_report_renders_in_both_languages(built_site):
+    for page, word in (("reference/drift-torch-2.14.1/index.html", "changed"),
+                       ("es/reference/drift-torch-2.14.1/index.html", "cambiaron")):
+        html = read(built_site, page)
+        assert word in html and html.count('<tr class="drift-') >= 40
+        assert "--- stdout (before)" in html  # the diffs, escaped, one click away
+    assert "drift-torch-2.14.1/" in read(built_site, "reference/execution-report/index.html")
+
+
 def test_outputs_are_the_records_not_a_second_execution(built_site):
     record = records.load(Layout.of(Path(__file__).resolve().parents[1]), "00-orientation/dispatch_keys", "cpu")
     first_line = record.stdout.splitlines()[0]

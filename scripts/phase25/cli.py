@@ -10,8 +10,6 @@ python scripts/snippets.py report                   # every (snippet, device) an
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import os
 import sys
 import tarfile
@@ -56,7 +54,8 @@ def cmd_run(args: argparse.Namespace, force: bool = False) -> int:
         f"{len(todo)} to run, {len(current)} current (devices: {', '.join(devices) or 'none'}; torch {torch_version})",
         file=sys.stderr,
     )
-    outcome = runner.run(layout, todo, workers=args.jobs)
+    # Start the longest runs first, judging by the committed records' wall times.
+    outcome = runner.run(layout, todo, workers=args.jobs, estimates_from=Layout.of(layout.root))
     print(f"executed {len(outcome.executed)} in {outcome.wall_s:.1f}s, {len(outcome.failures)} failed", file=sys.stderr)
     if args.archive:
         _pack(layout, devices, Path(args.archive))
@@ -99,15 +98,13 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def describe_drift(committed: records.Record | None, fresh: records.Record) -> str:
-    """A unified diff of the output sections; empty when they are identical."""
+    """A line-by-line diff of the output sections; empty when they are identical."""
     if committed is None:
         return "  no committed record"
-    before = json.dumps(committed.output(), indent=2, ensure_ascii=False).splitlines()
-    after = json.dumps(fresh.output(), indent=2, ensure_ascii=False).splitlines()
+    diff = records.diff_outputs(committed.output(), fresh.output(), "committed", "re-executed")
     if committed.source_sha256 != fresh.source_sha256:
-        before.insert(0, f"source_sha256: {committed.source_sha256}")
-        after.insert(0, f"source_sha256: {fresh.source_sha256}")
-    return "\n".join(difflib.unified_diff(before, after, "committed", "re-executed", lineterm=""))
+        diff = f"source_sha256: {committed.source_sha256} -> {fresh.source_sha256}\n" + diff
+    return diff
 
 
 def cmd_report(args: argparse.Namespace) -> int:

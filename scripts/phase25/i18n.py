@@ -47,6 +47,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "status_corrupt": "unreadable",
         "report_summary": "{total} runs of {snippets} snippets: {ok} current, {missing} not captured on a GPU yet, "
         "{bad} with a problem.",
+        "drift_summary": "{total} CPU snippets compared, torch {a} ({a_date}) against torch {b} ({b_date}): "
+        "{changed} changed, {unchanged} unchanged, {other} on one side only.",
+        "drift_unchanged": "unchanged",
+        "drift_changed": "changed",
+        "drift_only-a": "only before",
+        "drift_only-b": "only after",
+        "drift_missing": "in neither",
+        "drift_edited": "snippet edited since this comparison",
+        "drift_diff": "Diff of the recorded output",
     },
     "es": {
         "code": "Código",
@@ -89,6 +98,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "status_corrupt": "ilegible",
         "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún sin capturar en "
         "una GPU, {bad} con algún problema.",
+        "drift_summary": "{total} fragmentos de CPU comparados, torch {a} ({a_date}) frente a torch {b} ({b_date}): "
+        "{changed} cambiaron, {unchanged} sin cambios, {other} solo en un lado.",
+        "drift_unchanged": "sin cambios",
+        "drift_changed": "cambió",
+        "drift_only-a": "solo antes",
+        "drift_only-b": "solo después",
+        "drift_missing": "en ninguno",
+        "drift_edited": "fragmento editado después de esta comparación",
+        "drift_diff": "Diff de la salida registrada",
     },
 }
 

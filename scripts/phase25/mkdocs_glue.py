@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
-from . import header, i18n, labs, pages, records, render, runner, translations
+from . import drift, header, i18n, labs, pages, records, render, runner, translations
 from .paths import DEFAULT_LAYOUT, Layout
 
 try:
@@ -118,8 +118,9 @@ def on_files(files, config):
     for notebook in [f for f in files if f.src_uri.endswith(".ipynb") and plugin.should_include(f)]:
         stem = PurePosixPath(notebook.dest_uri).with_suffix("")  # labs/... in English, es/labs/... in Spanish
         dest = f"{stem}/index.html" if config.use_directory_urls else f"{stem}.html"
-        page = NotebookPage(notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls,
-                            dest_uri=dest)
+        page = NotebookPage(
+            notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls, dest_uri=dest
+        )
         page.__dict__.update({k: v for k, v in vars(notebook).items() if k not in vars(page)})
         # static-i18n links alternates for Markdown pages only: give the language
         # switcher the same notebook in each language.
@@ -148,6 +149,8 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     for number, directive in enumerate(pages.directives(markdown)):
         if directive.kind == "snippet":
             fragment = _render_snippet(directive.arg, lang, where, number, "../" * page.url.count("/"))
+        elif directive.kind == "drift-report":
+            fragment = _render_drift(directive.arg, lang, where)
         else:
             fragment = _render_report(lang)
         slots[number] = fragment
@@ -220,6 +223,54 @@ def _render_report(lang: str) -> str:
     return (
         f'<p class="execution-summary">{render.escape(summary)}</p>'
         f'<table class="execution-report"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+
+
+def _render_drift(name: str | None, lang: str, where: str) -> str:
+    """A drift report: one row per snippet, the diff of each changed output one click away."""
+    assert _STATE is not None
+    try:
+        report = drift.load(_STATE.layout.root, name or "")
+    except (OSError, ValueError) as exc:
+        log.warning("%s: drift report %r cannot be read: %s", where, name, exc)
+        return render._admonition("failure", "Drift report", render.escape(str(exc)))
+    for problem in drift.problems(report):
+        log.warning("%s: drift report %s: %s", where, name, problem)
+    t = lambda key, **kw: i18n.text(lang, key, **kw)  # noqa: E731
+    states = [e["state"] for e in report["entries"]]
+    summary = t(
+        "drift_summary",
+        total=len(states),
+        a=report["a"].get("build") or report["a"]["torch"],
+        a_date=report["a"]["date"],
+        b=report["b"].get("build") or report["b"]["torch"],
+        b_date=report["b"]["date"],
+        changed=states.count("changed"),
+        unchanged=states.count("unchanged"),
+        other=len(states) - states.count("changed") - states.count("unchanged"),
+    )
+    rows, details = [], []
+    for entry in report["entries"]:
+        snippet = _STATE.snippets.get(entry["snippet"])
+        edited = snippet is not None and entry["source_sha256"]["a"] not in (
+            None,
+            records.source_sha256(snippet, _STATE.layout),
+        )
+        note = f" ({t('drift_edited')})" if edited else ""
+        rows.append(
+            f'<tr class="drift-{entry["state"]}"><td><code>{render.escape(entry["snippet"])}</code></td>'
+            f"<td>{render.escape(t('drift_' + entry['state']) + note)}</td></tr>"
+        )
+        if entry["diff"]:
+            details.append(
+                f'<details class="quote"><summary>{render.escape(t("drift_diff"))}: '
+                f"<code>{render.escape(entry['snippet'])}</code></summary>"
+                f'<div class="highlight"><pre><code>{render.escape(entry["diff"])}</code></pre></div></details>'
+            )
+    head = f"<th>{render.escape(t('report_snippet'))}</th><th>{render.escape(t('report_status'))}</th>"
+    return (
+        f'<p class="drift-summary">{render.escape(summary)}</p><table class="drift-report"><thead><tr>{head}'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>{''.join(details)}"
     )
 
 

@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)::: (?P<kind>snippet|cell|execution-report)(?:[ \t]+(?P<arg>\S+))?[ \t]*$")
+DIRECTIVE = re.compile(
+    r"^(?P<indent>[ \t]*)::: (?P<kind>snippet|cell|execution-report|drift-report)(?:[ \t]+(?P<arg>\S+))?[ \t]*$"
+)
 HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
 HEADING_ID = re.compile(r"\{[ \t]*#(?P<id>[A-Za-z0-9_-]+)[ \t]*\}$")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")

@@ -9,6 +9,7 @@ normalizer version).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -140,6 +141,26 @@ class Record:
         if record.status not in STATUSES or not isinstance(record.stdout, str) or not isinstance(record.stderr, str):
             raise RecordError(f"{where}: malformed output section")
         return record
+
+
+def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str, after: str) -> str:
+    """A readable diff of two output sections: line by line within each stream and artifact."""
+    a, b = a or {}, b or {}
+    parts = []
+    for key in sorted(set(a) | set(b), key=lambda k: (k == "artifacts", k)):
+        if key == "artifacts":
+            names = sorted(set(a.get(key) or {}) | set(b.get(key) or {}))
+            pairs = [(f"artifacts/{n}", (a.get(key) or {}).get(n, ""), (b.get(key) or {}).get(n, "")) for n in names]
+        else:
+            pairs = [(key, a.get(key), b.get(key))]
+        for name, old, new in pairs:
+            if old == new:
+                continue
+            old_lines = old.splitlines() if isinstance(old, str) else [json.dumps(old, ensure_ascii=False)]
+            new_lines = new.splitlines() if isinstance(new, str) else [json.dumps(new, ensure_ascii=False)]
+            parts.append("\n".join(difflib.unified_diff(
+                old_lines, new_lines, f"{name} ({before})", f"{name} ({after})", lineterm="")))
+    return "\n".join(parts)
 
 
 def discover(layout: Layout) -> list[Snippet]:

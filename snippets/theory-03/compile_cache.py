@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import torch  # noqa: F401 - the child processes compile with it; the record names its version
+
 # Two fresh processes compile the same function with the same on-disk cache
 # (this run's TORCHINDUCTOR_CACHE_DIR). The second finds the first one's work.
 PROGRAM = """
