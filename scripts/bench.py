@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from phase25 import header, pages, records, runner
 from phase25.paths import REPO_ROOT, Layout
 
-COPIED = ("docs", "snippets", "records", "scripts", "mkdocs.yml")
+COPIED = ("docs", "snippets", "records", "reports", "scripts", "mkdocs.yml")
 EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
 
 

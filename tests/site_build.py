@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import REPO
 
-COPIED = ("docs", "snippets", "records", "scripts", "mkdocs.yml")
+COPIED = ("docs", "snippets", "records", "reports", "scripts", "mkdocs.yml")
 
 
 def copy_project(target: Path) -> Path:
