@@ -28,21 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from phase25 import header, pages, records, runner
-from phase25.paths import REPO_ROOT, Layout
+from phase25.paths import REPO_ROOT, Layout, copy_project
 
-COPIED = ("docs", "snippets", "records", "reports", "scripts", "mkdocs.yml")
 EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
-
-
-def copy_project(target: Path) -> Path:
-    target.mkdir(parents=True)
-    for name in COPIED:
-        source = REPO_ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / name)
-    return target
 
 
 def build(root: Path, *, execute: bool = True) -> tuple[float, str]:

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import REPO
-
-COPIED = ("docs", "snippets", "records", "reports", "scripts", "mkdocs.yml")
-
-
-def copy_project(target: Path) -> Path:
-    """A scratch copy of everything a build reads, to break on purpose."""
-    target.mkdir(parents=True, exist_ok=True)
-    for name in COPIED:
-        source = REPO / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / name)
-    return target
+from phase25.paths import copy_project  # noqa: F401 - re-exported for the build tests
 
 
 def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = False) -> subprocess.CompletedProcess:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,3 +24,18 @@ class Layout:
 
 
 DEFAULT_LAYOUT = Layout.of(REPO_ROOT)
+
+
+# What a build reads: a scratch copy of these is a project to break on purpose
+# (tests) or to time (benchmark) without touching the working tree.
+BUILD_INPUTS = ("docs", "snippets", "records", "reports", "scripts", "mkdocs.yml")
+
+
+def copy_project(target: Path, source: Path = REPO_ROOT) -> Path:
+    target.mkdir(parents=True, exist_ok=True)
+    for name in BUILD_INPUTS:
+        if (source / name).is_dir():
+            shutil.copytree(source / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source / name, target / name)
+    return target
