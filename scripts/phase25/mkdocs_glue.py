@@ -65,8 +65,28 @@ def _execute_stale(layout: Layout) -> int:
     return len(outcome.executed)
 
 
+def _keep_notebook_cache(config) -> None:
+    """Stop each language pass from evicting the other languages' rendered notebooks.
+
+    mkdocs-jupyter caches each rendered notebook and, after a build, deletes the
+    entries that build did not use. static-i18n builds one language per pass, so
+    every pass deleted the other language's entries and nothing was ever reused.
+    Declaring every notebook of every language as used keeps the cache warm.
+    """
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config.get("cache"):
+        return
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    execute = plugin.config["execute"]
+    for notebook in Path(config.docs_dir).rglob("*.ipynb"):
+        key = _compute_cache_key(str(notebook), plugin.config, execute)
+        plugin._used_cache_paths.add(_get_cache_path(plugin.config["cache_dir"], key))
+
+
 def on_pre_build(config) -> None:
     global _STATE  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
+    _keep_notebook_cache(config)
     if _STATE is not None and _STATE.config is config:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent) if config.config_file_path else DEFAULT_LAYOUT

@@ -7,6 +7,7 @@ an output holding ``` fences, ``<script>`` or ``{{ }}`` stays plain text.
 
 from __future__ import annotations
 
+import functools
 import html
 from dataclasses import dataclass, field
 
@@ -41,6 +42,7 @@ def escape(value: str) -> str:
     return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
 
 
+@functools.lru_cache(maxsize=1024)  # each language renders the same code and artifacts: highlight once
 def _code_block(source: str, filename: str | None = None, classes: str = "") -> str:
     if filename:
         try:

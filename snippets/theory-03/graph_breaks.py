@@ -1,6 +1,7 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
+# env = { TORCH_LOGS = "graph_breaks", TORCH_LOGS_FORMAT = "%(message)s" }
 # deps = ["scripts/minigpt"]
 # ///
 import torch

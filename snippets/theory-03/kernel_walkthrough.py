@@ -1,6 +1,7 @@
 # /// snippet
 # devices = ["cpu", "cuda"]
 # timeout = 300
+# env = { TORCH_LOGS = "output_code", TORCH_LOGS_FORMAT = "%(message)s" }
 # deps = ["scripts/minigpt"]
 # ///
 import re
