@@ -172,3 +172,14 @@ def test_published_reports_are_linked_from_the_site_root():
                                  site_root="../../").html
     assert 'href="../../snippet-files/page/a/cpu/tlparse/index.html"' in html
     assert "Published with this output (2 files):" in html
+
+
+def test_highlighted_blocks_are_kept_on_disk_between_builds(tmp_path, monkeypatch):
+    monkeypatch.setattr(render, "HIGHLIGHT_CACHE", tmp_path / "hl")
+    render._code_block.cache_clear()
+    first = render._code_block("x = 600  # a fresh block\n", None, "language-python")
+    [stored] = list((tmp_path / "hl").iterdir())
+    stored.write_text(first.replace("600", "601"))  # a second build reads the disk, not Pygments
+    render._code_block.cache_clear()
+    assert "601" in render._code_block("x = 600  # a fresh block\n", None, "language-python")
+    render._code_block.cache_clear()

@@ -90,6 +90,7 @@ def on_pre_build(config) -> None:
     if _STATE is not None and _STATE.config is config:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent) if config.config_file_path else DEFAULT_LAYOUT
+    render.HIGHLIGHT_CACHE = layout.root / ".cache" / "phase25-highlight"
     executed = _execute_stale(layout) if os.environ.get("PHASE25_EXECUTE") == "1" else 0
     try:
         snippets = {s.id: s for s in records.discover(layout)}

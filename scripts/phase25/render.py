@@ -8,9 +8,12 @@ an output holding ``` fences, ``<script>`` or ``{{ }}`` stays plain text.
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import pygments
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, TextLexer, get_lexer_for_filename
@@ -42,8 +45,26 @@ def escape(value: str) -> str:
     return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
 
 
+# Set by the MkDocs hook: highlighted blocks are kept on disk between builds, keyed by
+# their content, so a warm rebuild does not run Pygments again. None: no disk cache.
+HIGHLIGHT_CACHE: Path | None = None
+
+
 @functools.lru_cache(maxsize=1024)  # each language renders the same code and artifacts: highlight once
 def _code_block(source: str, filename: str | None = None, classes: str = "") -> str:
+    if HIGHLIGHT_CACHE is None:
+        return _highlight(source, filename, classes)
+    key = hashlib.sha256(f"{pygments.__version__}\0{filename}\0{classes}\0{source}".encode()).hexdigest()
+    cached = HIGHLIGHT_CACHE / f"{key}.html"
+    if cached.exists():
+        return cached.read_text(encoding="utf-8")
+    block = _highlight(source, filename, classes)
+    HIGHLIGHT_CACHE.mkdir(parents=True, exist_ok=True)
+    cached.write_text(block, encoding="utf-8")
+    return block
+
+
+def _highlight(source: str, filename: str | None, classes: str) -> str:
     if filename:
         try:
             lexer = get_lexer_for_filename(filename)
