@@ -191,20 +191,9 @@ def source_sha256(snippet: Snippet, layout: Layout) -> str:
             raise FileNotFoundError(f"snippets/{snippet.id}.py declares missing dependency {dep}")
         for path in files:
             name = path.relative_to(layout.root).as_posix()
-            digest.update(b"\0" + name.encode() + b"\0" + _file_digest(path))
+            digest.update(b"\0" + name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
-
-_DIGESTS: dict[tuple[str, int, int], bytes] = {}
-
-
-def _file_digest(path: Path) -> bytes:
-    """sha256 of a file, remembered while it is unchanged: many snippets share the model's checkpoint."""
-    stat = path.stat()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
-    if key not in _DIGESTS:
-        _DIGESTS[key] = hashlib.sha256(path.read_bytes()).digest()
-    return _DIGESTS[key]
 
 
 def run_env(snippet: Snippet, device: str) -> dict[str, str]:
