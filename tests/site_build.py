@@ -7,8 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from phase25.paths import copy_project  # noqa: F401 - re-exported for the build tests
-
 
 def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = False) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}

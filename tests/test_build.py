@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 from phase25 import records
-from phase25.paths import Layout
-from site_build import build, copy_project
+from phase25.paths import Layout, copy_project
+from site_build import build
 
 pytestmark = pytest.mark.slow
 

@@ -116,13 +116,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     for snippet in records.discover(layout):
         for device in snippet.header.devices:
             fresh = records.freshness(layout, snippet, device, torch_version if device == "cpu" else None)
-            state = fresh.state
-            if fresh.record and fresh.record.status != "ok" and state == "current":
-                state = fresh.record.status
-            if device == "cpu" and state != "current":
-                bad += 1
-            if device == "cuda" and state in ("stale", "corrupt", "failed", "timeout"):
-                bad += 1
+            state = fresh.verdict
+            bad += fresh.is_problem(device)
             rec = fresh.record
             rows.append(
                 (

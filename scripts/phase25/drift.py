@@ -19,8 +19,8 @@ from .paths import Layout
 REPORTS = "reports/drift"
 
 
-def _diff(a: dict | None, b: dict | None, label_a: str, label_b: str) -> str:
-    return records.diff_outputs(a, b, label_a, label_b)
+def _diff(a: dict | None, b: dict | None) -> str:
+    return records.diff_outputs(a, b, "before", "after")
 
 
 def _label(recs: list[records.Record]) -> dict:
@@ -53,7 +53,7 @@ def compare(a: Layout, b: Layout, device: str = "cpu") -> dict:
             "state": state,
             "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
             "output": {"a": out_a, "b": out_b},
-            "diff": _diff(out_a, out_b, "before", "after") if state == "changed" else "",
+            "diff": _diff(out_a, out_b) if state == "changed" else "",
         })
     return {"schema": 1, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
 
@@ -73,6 +73,6 @@ def problems(report: dict) -> list[str]:
         a, b = entry["output"]["a"], entry["output"]["b"]
         if a is not None and b is not None and entry["state"] != ("unchanged" if a == b else "changed"):
             found.append(f"{entry['snippet']}: state {entry['state']!r} does not match its outputs")
-        if entry["state"] == "changed" and entry["diff"] != _diff(a, b, "before", "after"):
+        if entry["state"] == "changed" and entry["diff"] != _diff(a, b):
             found.append(f"{entry['snippet']}: the diff does not follow from the embedded outputs")
     return found

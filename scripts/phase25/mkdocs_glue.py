@@ -213,18 +213,9 @@ def _render_report(lang: str) -> str:
     rows, counts = [], {"ok": 0, "missing": 0, "bad": 0}
     for (snippet_id, device), fresh in sorted(_STATE.views.items()):
         rec = fresh.record
-        state_key = fresh.state
-        if fresh.state == "current" and rec and rec.status != "ok":
-            state_key = rec.status
-        status = {
-            "current": "status_current",
-            "missing": "status_missing",
-            "stale": "status_stale",
-            "corrupt": "status_corrupt",
-            "failed": "status_failed",
-            "timeout": "status_timeout",
-        }[state_key]
-        bucket = "ok" if state_key == "current" else "missing" if state_key == "missing" and device == "cuda" else "bad"
+        state_key = fresh.verdict
+        status = f"status_{state_key}"
+        bucket = "ok" if state_key == "current" else "bad" if fresh.is_problem(device) else "missing"
         counts[bucket] += 1
         cells = [
             f"<code>{render.escape(snippet_id)}</code>",

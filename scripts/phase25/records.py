@@ -267,6 +267,17 @@ class Freshness:
     reason: str = ""
     record: Record | None = None
 
+    @property
+    def verdict(self) -> str:
+        """What a reader is told: a current record of a failed run says how it failed."""
+        if self.state == "current" and self.record is not None and self.record.status != "ok":
+            return self.record.status
+        return self.state
+
+    def is_problem(self, device: str) -> bool:
+        """Anything but a usable record; a CUDA record not captured yet is a gap, not a problem."""
+        return self.verdict != "current" and not (device == "cuda" and self.verdict == "missing")
+
 
 def freshness(layout: Layout, snippet: Snippet, device: str, torch_version: str | None = None) -> Freshness:
     """Compare the committed record with the snippet as it is now.

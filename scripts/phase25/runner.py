@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TextIO
 
 from . import execute, records
@@ -205,7 +204,3 @@ def cuda_available() -> bool:
         return result.returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         return False
-
-
-def relative(path: Path, layout: Layout) -> str:
-    return path.relative_to(layout.root).as_posix() if path.is_relative_to(layout.root) else str(path)
