@@ -1,68 +1,68 @@
-# One entry point per task. `make site` builds everything from a fresh clone;
-# `make test` runs every test (what CI runs, through .ci/run).
+# One entry point per task; each recipe is one `python -m phase25` command (see README).
+# `make site` builds everything from a fresh clone; `make test` runs every test (what CI runs, through .ci/run).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 JOBS   ?= $(shell nproc)
+P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser site serve model labs records check-records gpu-records report translations stamp-translation test lint bench clean
+.PHONY: setup browser site serve test lint model check-model labs records check-records report gpu-records \
+        translations stamp-translation bench clean
 
-setup: $(VENV)/.installed  ## Python environment with the pinned requirements
+setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_paths()['purelib'], 'phase25.pth').write_text('$(CURDIR)/scripts\n')"
 	touch $@
 
-browser:  ## Debian's Chromium, for the browser test (Playwright cannot download browsers here)
+browser:  ## Debian's Chromium, for the browser tests (Playwright cannot download browsers here)
 	@command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
-site: setup  ## execute what is stale on this machine's devices, then build both languages strictly
+site: setup  ## execute what is stale, then build both languages strictly into site/
 	PHASE25_EXECUTE=1 $(BIN)/mkdocs build --strict
 
 serve: setup  ## live preview; stale CPU snippets are re-executed on each rebuild
 	PHASE25_EXECUTE=1 $(BIN)/mkdocs serve
 
-model: setup  ## retrain the grammar MiniGPT (deterministic, ~30 s) and rewrite its checkpoint
-	$(BIN)/python scripts/train_minigpt.py
-
-labs: setup  ## regenerate the lab notebooks from their code, prose and records
-	$(BIN)/python scripts/labs.py build
-
-records: setup  ## re-execute every CPU snippet and rewrite its record, on purpose
-	$(BIN)/python scripts/snippets.py update -j$(JOBS)
-
-check-model: setup  ## retrain the grammar MiniGPT (deterministic, ~30 s) and rewrite its checkpoint
-	$(BIN)/python scripts/train_minigpt.py
-
-labs: setup  ## regenerate the lab notebooks from their code, prose and records
-	$(BIN)/python scripts/labs.py build
-
-records: setup  ## re-execute CPU snippets into a scratch folder, diff against the records
-	$(BIN)/python scripts/snippets.py check -j$(JOBS)
-
-gpu-records:  ## on a CUDA machine (torch only, no venv needed): capture stale CUDA records
-	$(PYTHON) scripts/snippets.py run --device cuda --require-device cuda -j$(JOBS)
-
-report: setup  ## every (snippet, device) and the state of its record
-	$(BIN)/python scripts/snippets.py report
-
-translations: setup  ## parity and freshness of the Spanish pages
-	$(BIN)/python scripts/translations.py check
-
-stamp-translation:  ## mark PAGE (docs/es/...) as translating the current English page
-	$(PYTHON) scripts/translations.py stamp $(PAGE)
-
-test: setup browser  ## every test: lint, runner, rendering, parity, real builds, browser
+test: setup browser  ## every test: lint, runner, rendering, parity, records re-executed, real builds, browser
 	$(BIN)/ruff check scripts tests snippets
 	$(BIN)/python -m pytest
 
-lint: setup
+lint: setup  ## ruff only
 	$(BIN)/ruff check scripts tests snippets
 
-bench: setup  ## build and execution figures (not a test: numbers to read)
-	$(BIN)/python scripts/bench.py
+model: setup  ## retrain the grammar MiniGPT and rewrite its checkpoint
+	$(P25) model
 
-clean:
-	rm -rf site build .pytest_cache
+check-model: setup  ## retrain the grammar MiniGPT and compare with the committed checkpoint; writes nothing
+	$(P25) model --check
+
+labs: setup  ## regenerate the lab notebooks from their code, prose and records
+	$(P25) labs build
+
+records: setup  ## re-execute every CPU snippet in fresh interpreters and rewrite its record, on purpose
+	$(P25) update -j$(JOBS)
+
+check-records: setup  ## re-execute CPU snippets into a scratch folder; print each mismatch as a diff
+	$(P25) check -j$(JOBS)
+
+report: setup  ## every (snippet, device) and the state of its record; non-zero if one is a problem
+	$(P25) report
+
+gpu-records:  ## on a CUDA machine (Python and torch only, no venv): capture the stale CUDA records
+	PYTHONPATH=scripts $(PYTHON) -m phase25 run --device cuda --require-device cuda -j$(JOBS)
+
+translations: setup  ## parity and freshness of the Spanish pages
+	$(P25) translations check
+
+stamp-translation: setup  ## mark PAGE (docs/es/...) as translating the current English page
+	$(P25) translations stamp $(PAGE)
+
+bench: setup  ## build and execution figures (numbers to read, not a test)
+	$(P25) bench
+
+clean:  ## remove what builds and tests write (not the virtual environment)
+	rm -rf site .pytest_cache .cache

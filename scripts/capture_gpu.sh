@@ -2,8 +2,8 @@
 # Capture every missing or stale CUDA record on a CUDA machine, packed into one archive.
 # Needs Python 3 and torch (with Triton) only: no virtual environment, no MkDocs.
 #   bash scripts/capture_gpu.sh [ARCHIVE]      (default: cuda-records.tar.gz)
-# Then, on the build machine: tar xzf ARCHIVE && make report && git add records.
+# Fails (status 2) without a CUDA device. Then, on the build machine: tar xzf ARCHIVE && make report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 archive="${1:-cuda-records.tar.gz}"
-python3 scripts/snippets.py run --device cuda --require-device cuda -j "${JOBS:-8}" --archive "$archive"
+PYTHONPATH=scripts exec python3 -m phase25 run --device cuda --require-device cuda -j "${JOBS:-8}" --archive "$archive"

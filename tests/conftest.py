@@ -1,24 +1,23 @@
-"""Shared fixtures: the repository's scripts on sys.path, and toy projects.
+"""Shared fixtures: toy projects for the runner, and the real site built once.
 
-Toy projects hold snippets that need only the standard library, so the runner's
-behaviour (caching, staleness, timeouts, errors) is tested in well under a
-second per case; the real torch snippets are tested in test_records.py.
+Toy projects hold snippets that need only the standard library (or a bare
+``import torch``), so the runner's behaviour (caching, staleness, timeouts,
+errors, interrupts) is tested in well under a second per case; the real torch
+snippets are re-executed in test_records.py.
 """
 
 from __future__ import annotations
 
 import io
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from phase25 import runner
+from phase25.catalog import Catalog
+from phase25.paths import REPO_ROOT, Layout
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
-
-from phase25 import runner  # noqa: E402
-from phase25.paths import Layout  # noqa: E402
+REPO = REPO_ROOT
 
 
 class ToyProject:
@@ -36,11 +35,16 @@ class ToyProject:
         path.write_text(head + "# ///\n" + textwrap.dedent(body), encoding="utf-8")
         return path
 
-    def run(self, *, workers: int = 1, force: bool = False, devices=("cpu",), records: Path | None = None):
+    def catalog(self, records: Path | None = None) -> Catalog:
         layout = Layout(self.root, self.layout.snippets, records) if records else self.layout
-        todo, current = runner.plan(layout, devices, force=force)
-        outcome = runner.run(layout, todo, workers=workers, progress=runner.Progress(len(todo), io.StringIO()))
-        return outcome, current
+        return Catalog(layout)
+
+    def run(self, *, workers: int = 1, force: bool = False, devices=("cpu",), records: Path | None = None,
+            warm: bool = False, stream: io.StringIO | None = None):
+        catalog = self.catalog(records)
+        todo, current = runner.plan(catalog, devices, force=force)
+        progress = runner.Progress(len(todo), stream or io.StringIO())
+        return runner.run(catalog, todo, workers=workers, progress=progress, warm=warm), current
 
 
 @pytest.fixture

@@ -75,18 +75,17 @@ def test_and_back_to_english_on_the_same_page(page, base_url):
     assert page.locator("h1").inner_text().startswith("Execution report")
 
 
-def test_cuda_tab_shows_its_panel(page, base_url):
+def test_the_first_output_is_visible_on_load_and_device_tabs_switch(page, base_url):
     page.goto(f"{base_url}/")
-    switch_to_spanish(page)
-    page.wait_for_url(f"{base_url}/es/")
     snippet = page.locator('.snippet[data-snippet="00-orientation/linear_grad_fn"]')
-    cuda_panel = snippet.locator(".tabbed-block").nth(2)
+    assert snippet.locator(".snippet-code").is_visible()
+    cpu_panel, cuda_panel = snippet.locator(".tabbed-block").nth(0), snippet.locator(".tabbed-block").nth(1)
+    assert cpu_panel.is_visible() and "AddmmBackward0" in cpu_panel.inner_text(), "output hidden on load"
     assert not cuda_panel.is_visible()
     snippet.locator("label", has_text="CUDA").click()
-    assert cuda_panel.is_visible()
-    assert "Aún no capturado en una GPU" in cuda_panel.inner_text() or "Capturado en" in cuda_panel.inner_text()
+    assert cuda_panel.is_visible() and "Not captured on a GPU yet" in cuda_panel.inner_text()
     snippet.locator("label", has_text="CPU").click()
-    assert "AddmmBackward0" in snippet.locator(".tabbed-block").nth(1).inner_text()
+    assert cpu_panel.is_visible()
 
 
 def test_search_in_spanish_finds_spanish_pages_only(page, base_url):
@@ -107,7 +106,6 @@ def test_lab_notebook_switches_language_and_diagrams_render(page, base_url):
     assert "Autograd a mano" in page.locator("h1").first.inner_text()
     page.goto(f"{base_url}/theory/02-autograd-and-custom-ops/")
     snippet = page.locator('.snippet[data-snippet="theory-02/graph_walk"]')
-    snippet.locator("label", has_text="CPU").click()
     # Material swaps each <pre class="mermaid"> for a <div> holding the drawing in a
     # closed shadow root: the swap and the drawing's size show that Mermaid ran.
     diagram = snippet.locator("div.mermaid").first

@@ -7,27 +7,27 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from phase25 import pages, records, translations
+from phase25 import pages, translations
+from phase25.catalog import Catalog
 from phase25.paths import DEFAULT_LAYOUT
 
 DOCS = REPO / "docs"
 
 
-def test_directives_outside_fences_only():
-    text = "intro\n::: snippet a/b\n```markdown\n::: snippet not/this\n```\n  ::: execution-report\n"
+def test_directives_outside_fences_only_with_their_bodies():
+    text = ("intro\n::: snippet a/b\n```markdown\n::: snippet not/this\n```\n  ::: execution-report\n"
+            "::: note a/b cuda\n    First line.\n\n    Second `x`.\nafter\n")
     found = pages.directives(text)
-    assert [(d.kind, d.arg, d.line, d.indent) for d in found] == [
-        ("snippet", "a/b", 2, ""),
-        ("execution-report", None, 6, "  "),
+    assert [(d.kind, d.args, d.line, d.indent) for d in found] == [
+        ("snippet", ("a/b",), 2, ""), ("execution-report", (), 6, "  "), ("note", ("a/b", "cuda"), 7, ""),
     ]
+    assert found[2].body == "First line.\n\nSecond `x`." and found[2].end == 10
 
 
 def test_headings_and_their_ids():
     text = "---\ntranslation_of: x\n---\n# Title\n## Tabla { #dispatch-table }\n```\n## not a heading\n```\n### Plain\n"
     assert pages.headings(text) == [
-        (1, "Title", None),
-        (2, "Tabla { #dispatch-table }", "dispatch-table"),
-        (3, "Plain", None),
+        (1, "Title", None), (2, "Tabla { #dispatch-table }", "dispatch-table"), (3, "Plain", None),
     ]
 
 
@@ -37,16 +37,15 @@ def test_the_real_site_has_both_languages_in_parity():
 
 def test_the_real_spanish_pages_translate_the_current_english_pages():
     assert [str(issue) for issue in translations.outdated(DOCS)] == [], (
-        "re-translate, then `make stamp-translation PAGE=docs/es/...`"
-    )
+        "re-translate, then `make stamp-translation PAGE=docs/es/...`")
 
 
 def test_every_directive_names_an_existing_snippet_and_every_snippet_is_shown():
-    known = {s.id for s in records.discover(DEFAULT_LAYOUT)}
+    known = set(Catalog(DEFAULT_LAYOUT).snippets)
     used = {
         (d.arg or "").partition("#")[0]  # a lab cell names its snippet before the "#"
         for md in (DOCS / "en").rglob("*.md")
-        for d in pages.directives(md.read_text())
+        for d in pages.directives(md.read_text(), str(md))
         if d.kind in ("snippet", "cell")
     }
     assert used - known == set(), "directives naming unknown snippets"
@@ -59,18 +58,24 @@ def docs_copy(tmp_path: Path) -> Path:
     return tmp_path / "docs"
 
 
-def test_parity_catches_missing_pages_reordered_snippets_and_changed_ids(docs_copy):
+def test_parity_names_the_missing_the_extra_and_the_changed(docs_copy):
     (docs_copy / "en" / "extra.md").write_text("# Extra\n")
     es_index = docs_copy / "es" / "index.md"
-    text = es_index.read_text()
-    text = text.replace("{ #why-now }", "{ #por-que-ahora }")
-    a, b = "::: snippet 00-orientation/dispatch_keys", "::: snippet 00-orientation/linear_registrations"
-    text = text.replace(a, "@@A@@").replace(b, a).replace("@@A@@", b)
-    es_index.write_text(text)
+    lines = es_index.read_text().split("\n")
+    dropped = next(i for i, line in enumerate(lines) if line.startswith("::: snippet 00-orientation/dispatch_keys"))
+    del lines[dropped]
+    text = "\n".join(lines).replace("{ #why-now }", "{ #por-que-ahora }")
+    es_index.write_text(text + "\n::: snippet 00-orientation/shape_mismatch\n")
     messages = [str(issue) for issue in translations.parity(docs_copy)]
+    english_line = next(i for i, line in enumerate((docs_copy / "en/index.md").read_text().split("\n"), 1)
+                        if line.startswith("::: snippet 00-orientation/dispatch_keys"))
     assert "es/extra.md: missing translation of en/extra.md" in messages
-    assert any(m.startswith("es/index.md: snippet directives differ") for m in messages)
-    assert any(m.startswith("es/index.md: heading ids differ") and "por-que-ahora" in m for m in messages)
+    assert f"es/index.md: missing directive '::: snippet 00-orientation/dispatch_keys' (English line {english_line})" \
+        in messages
+    assert any(m.startswith("es/index.md:") and "'::: snippet 00-orientation/shape_mismatch' is not in the English"
+               in m for m in messages)
+    assert any(m.startswith("es/index.md: missing heading id #why-now") for m in messages)
+    assert any("heading id #por-que-ahora is not in the English page" in m for m in messages)
 
 
 def test_freshness_flags_an_edited_english_page_until_restamped(docs_copy):

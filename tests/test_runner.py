@@ -1,4 +1,4 @@
-"""The runner on toy snippets: caching, staleness, failures, timeouts, determinism."""
+"""The runner on toy snippets: caching, staleness, failures, limits, isolation, determinism."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
-from phase25 import cli, records, runner
-from phase25.paths import Layout
+from phase25 import catalog as catalog_mod
+from phase25 import cli, environment, records, runner
+from phase25.capture import MARKER
+from phase25.errors import SourceError
 
 PRINTS = """
     class Thing:
@@ -19,6 +21,11 @@ PRINTS = """
     print("object:", Thing())
     print("cwd:", os.getcwd())
 """
+
+
+def alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
 
 
 def test_miss_then_hit(toy):
@@ -40,81 +47,79 @@ def test_editing_a_snippet_reruns_only_that_one(toy):
     assert [j.snippet.id for j in current] == ["page/b"]
 
 
-def test_dependency_and_environment_changes_make_a_record_stale(toy):
+def test_dependency_and_environment_changes_make_a_record_stale(toy, monkeypatch):
     (toy.root / "data.txt").write_text("one")
-    toy.add("page/a", "print(open('../../data.txt').read() if False else 'x')\n", extra='deps = ["data.txt"]')
-    toy.run()
-    snippet = records.discover(toy.layout)[0]
-    assert records.freshness(toy.layout, snippet, "cpu").state == "current"
+    toy.add("page/a", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/data.txt').read())\n",
+            extra='deps = ["data.txt"]')
+    assert toy.run()[0].executed[0].stdout == "one\n"
+    assert toy.catalog().view("page/a", "cpu").state == "current"
     (toy.root / "data.txt").write_text("two")
-    assert records.freshness(toy.layout, snippet, "cpu").reason.startswith("the snippet (or a declared dependency)")
-    toy.run()
-    toy.add(
-        "page/a",
-        "print(open('../../data.txt').read() if False else 'x')\n",
-        extra='deps = ["data.txt"]\nenv = { MY_FLAG = "1" }',
-    )
-    # Same code, new environment: still a different run.
-    fresh = records.freshness(toy.layout, records.discover(toy.layout)[0], "cpu")
-    assert fresh.state == "stale"
+    assert toy.catalog().view("page/a", "cpu").reason.startswith("the snippet (or a declared dependency)")
+    assert toy.run()[0].executed[0].stdout == "two\n"
+    monkeypatch.setitem(environment.CPU_ENV, "OMP_NUM_THREADS", "3")  # the runner's pins change
+    fresh = toy.catalog().view("page/a", "cpu")  # same code, new environment: another run
+    assert fresh.state == "stale" and fresh.reason == "the snippet's environment or the runner's pins changed"
 
 
 def test_a_record_from_another_torch_is_stale_for_this_machine(toy):
     toy.add("page/a", "print(1)\n")
     record = toy.run()[0].executed[0]
-    snippet = records.discover(toy.layout)[0]
-    # A snippet that never imported torch does not depend on its version...
-    assert records.freshness(toy.layout, snippet, "cpu", torch_version="9.9.9").state == "current"
-    # ...one that did is out of date once another torch is installed.
+    layout = toy.layout
+    assert catalog_mod.Catalog(layout, torch="9.9.9").view("page/a", "cpu").state == "current"  # never imported it
     record.provenance["torch"] = "2.13.0"
-    records.save(toy.layout, record)
-    assert records.freshness(toy.layout, snippet, "cpu", torch_version="2.13.0").state == "current"
-    fresh = records.freshness(toy.layout, snippet, "cpu", torch_version="9.9.9")
-    assert fresh.reason == "recorded with torch 2.13.0, this machine has 9.9.9"
+    records.save(layout, record)
+    assert catalog_mod.Catalog(layout, torch="2.13.0").view("page/a", "cpu").state == "current"
+    assert catalog_mod.Catalog(layout, torch="9.9.9").view("page/a", "cpu").reason == (
+        "recorded with torch 2.13.0, this machine has 9.9.9")
 
 
 def test_failure_is_recorded_with_context(toy):
     toy.add("page/bad", "print('before')\nraise ValueError('boom')\n")
     stream = io.StringIO()
-    todo, _ = runner.plan(toy.layout, ["cpu"])
-    outcome = runner.run(toy.layout, todo, progress=runner.Progress(len(todo), stream))
+    outcome, _ = toy.run(stream=stream)
     record = outcome.executed[0]
     assert record.status == "failed" and record.error == "raised ValueError: boom"
     assert record.stdout == "before\n"
     assert 'File "snippets/page/bad.py", line 5, in <module>' in record.stderr
-    assert "runpy" not in record.stderr and "bootstrap" not in record.stderr
-    log = stream.getvalue()
-    assert "FAILED  page/bad (cpu)" in log and "ValueError: boom" in log
+    assert "runpy" not in record.stderr and "phase25" not in record.stderr
+    assert "FAILED  page/bad (cpu)" in stream.getvalue() and "ValueError: boom" in stream.getvalue()
     assert outcome.failures == [record]
 
 
 def test_error_messages_are_normalized_too(toy):
     toy.add("page/where", "import os\nraise ValueError(f'nothing in {os.getcwd()} at {hex(id(os))}')\n")
-    record = toy.run()[0].executed[0]
-    assert record.error == "raised ValueError: nothing in <run-dir> at 0x<addr>"
+    assert toy.run()[0].executed[0].error == "raised ValueError: nothing in <run-dir> at 0x<addr>"
 
 
-def test_timeout_kills_the_whole_process_group(toy, tmp_path):
-    pid_file = tmp_path / "grandchild.pid"
-    toy.add(
-        "page/hang",
-        f"""
-        import subprocess, time
-        child = subprocess.Popen(["sleep", "300"])
+def test_timeout_bounds_the_run_even_with_an_escaped_process_holding_stdout(toy, tmp_path):
+    pid_file = tmp_path / "escaped.pid"
+    toy.add("page/hang", f"""
+        import subprocess, sys, time
+        # A grandchild in a session of its own, holding the snippet's stdout open.
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
         open({str(pid_file)!r}, "w").write(str(child.pid))
+        print("started", flush=True)
         time.sleep(300)
-    """,
-        extra="timeout = 2",
-    )
+    """, extra="timeout = 2")
     started = time.monotonic()
-    outcome, _ = toy.run()
-    assert time.monotonic() - started < 30
-    record = outcome.executed[0]
-    assert record.status == "timeout" and "killed after 2 s" in record.error
-    grandchild = int(pid_file.read_text())
+    record = toy.run()[0].executed[0]
+    assert time.monotonic() - started < 15, "the timeout must bound the whole run, reading included"
+    assert record.status == "timeout" and "killed after 2 s" in record.error and record.stdout == "started\n"
+    assert not alive(int(pid_file.read_text())), "a process of the run survived its timeout"
+
+
+def test_nothing_the_snippet_started_outlives_it(toy, tmp_path):
+    pid_file = tmp_path / "left.pid"
+    toy.add("page/leaves", f"""
+        import subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+        open({str(pid_file)!r}, "w").write(str(child.pid))
+        print("done")
+    """)
+    record = toy.run()[0].executed[0]
+    assert record.status == "ok" and record.stdout == "done\n"
     time.sleep(0.2)
-    status = Path(f"/proc/{grandchild}/status")
-    assert not status.exists() or "State:\tZ" in status.read_text(), "the snippet's child survived the timeout"
+    assert not alive(int(pid_file.read_text()))
 
 
 @pytest.mark.parametrize(
@@ -123,11 +128,8 @@ def test_timeout_kills_the_whole_process_group(toy, tmp_path):
         ("raise RuntimeError('mat1 and mat2 shapes cannot be multiplied (2x65)')\n", "ok", None),
         ("print('fine')\n", "failed", "but the snippet finished without raising"),
         ("raise RuntimeError('something else')\n", "failed", "its message does not contain"),
-        (
-            "raise TypeError('mat1 and mat2 shapes cannot be multiplied')\n",
-            "failed",
-            "expected RuntimeError, got TypeError",
-        ),
+        ("raise TypeError('mat1 and mat2 shapes cannot be multiplied')\n", "failed",
+         "expected RuntimeError, got TypeError"),
     ],
 )
 def test_expected_error_is_asserted_not_allowed(toy, body, status, error):
@@ -143,30 +145,44 @@ def test_expected_error_is_asserted_not_allowed(toy, body, status, error):
 
 def test_normalization_applies_to_real_runs(toy):
     toy.add("page/volatile", PRINTS)
-    record = toy.run()[0].executed[0]
-    assert record.stdout == "object: <__main__.Thing object at 0x<addr>>\ncwd: <run-dir>\n"
+    assert toy.run()[0].executed[0].stdout == "object: <__main__.Thing object at 0x<addr>>\ncwd: <run-dir>\n"
 
 
 def test_artifacts_are_collected_and_a_missing_one_fails(toy):
     toy.add("page/art", "open('kernel.py', 'w').write('def k():\\n    pass\\n')\n", extra='artifacts = ["kernel.py"]')
     toy.add("page/none", "print(1)\n", extra='artifacts = ["missing.txt"]')
-    outcome, _ = toy.run()
-    by_id = {r.snippet: r for r in outcome.executed}
+    by_id = {r.snippet: r for r in toy.run()[0].executed}
     assert by_id["page/art"].artifacts == {"kernel.py": "def k():\n    pass\n"}
     assert by_id["page/none"].status == "failed" and "'missing.txt' was not written" in by_id["page/none"].error
 
 
-def test_one_and_two_workers_write_identical_records(toy, tmp_path):
+def test_output_is_capped_head_and_tail_with_a_count_of_what_was_left_out(toy):
+    toy.add("page/loud", "for i in range(100_000):\n    print(f'line {i:06d}')\n")
+    record = toy.run()[0].executed[0]
+    assert record.status == "ok" and len(record.stdout.encode()) < 70_000
+    assert record.stdout.startswith("line 000000\n") and record.stdout.endswith("line 099999\n")
+    [omitted] = MARKER.finditer(record.stdout)
+    kept = record.stdout.count("\n") - 1
+    assert int(omitted.group("lines")) + kept == 100_000
+
+
+def test_one_and_two_workers_and_warm_and_fresh_write_identical_records(toy, tmp_path):
     for name in ("a", "b", "c", "d"):
-        toy.add(f"page/{name}", PRINTS + f"print({name!r} * 3)\n")
-    toy.run(workers=1, records=tmp_path / "j1")
-    toy.run(workers=2, records=tmp_path / "j2")
-    files = sorted(p.relative_to(tmp_path / "j1") for p in (tmp_path / "j1").rglob("*.json"))
-    assert len(files) == 4
-    for rel in files:
-        one, two = (json.loads((tmp_path / d / rel).read_text()) for d in ("j1", "j2"))
-        one.pop("run"), two.pop("run")
-        assert one == two, rel
+        toy.add(f"page/{name}", "import torch, random\n" + PRINTS + f"print({name!r} * 3, torch.ones(2).sum())\n")
+    outputs = {}
+    for label, workers, warm in (("j1", 1, False), ("j2", 2, False), ("warm", 2, True)):
+        outcome = toy.run(workers=workers, records=tmp_path / label, warm=warm)[0]
+        outputs[label] = {r.snippet: r.output() for r in outcome.executed}
+        assert {r.run["mode"] for r in outcome.executed} == {"warm" if warm else "fresh"}
+    assert len(outputs["j1"]) == 4 and outputs["j1"] == outputs["j2"] == outputs["warm"]
+
+
+def test_an_environment_unsafe_to_fork_runs_fresh_and_says_why(toy):
+    for name in ("a", "b"):  # OpenBLAS starts a thread at import when allowed two
+        toy.add(f"page/{name}", "print('ok')\n", extra='env = { OPENBLAS_NUM_THREADS = "2" }')
+    outcome = toy.run(warm=True)[0]
+    assert {r.run["mode"] for r in outcome.executed} == {"fresh"}
+    assert any("unsafe to fork" in note for note in outcome.notes), outcome.notes
 
 
 def test_records_are_written_atomically(tmp_path, monkeypatch):
@@ -183,60 +199,56 @@ def test_records_are_written_atomically(tmp_path, monkeypatch):
     assert [p.name for p in target.parent.iterdir()] == ["a.cpu.json"]
 
 
-def test_corrupt_record_is_reported_and_rerun(toy):
+def test_a_corrupt_record_is_named_and_replaced_out_loud(toy):
     toy.add("page/a", "print(1)\n")
     toy.run()
     path = records.record_path(toy.layout, "page/a", "cpu")
-    path.write_text('{"schema": 1, "snippet": "page/a"')
-    snippet = records.discover(toy.layout)[0]
-    fresh = records.freshness(toy.layout, snippet, "cpu")
-    assert fresh.state == "corrupt" and "not valid JSON" in fresh.reason
-    outcome, _ = toy.run()
+    path.write_text('{"schema": 2, "snippet": "page/a"')
+    fresh = toy.catalog().view("page/a", "cpu")
+    assert fresh.state == "corrupt" and fresh.reason.startswith("records/page/a.cpu.json: not valid JSON")
+    stream = io.StringIO()
+    outcome, _ = toy.run(stream=stream)
     assert [r.snippet for r in outcome.executed] == ["page/a"]
+    assert "replacing the corrupt record of page/a (cpu): records/page/a.cpu.json: not valid JSON" in stream.getvalue()
 
 
 def test_shards_partition_the_work_stably(toy):
     for i in range(12):
         toy.add(f"page/s{i:02d}", "print(1)\n", devices='["cpu", "cuda"]')
-    every = {j.key for j in runner.plan(toy.layout, ["cpu", "cuda"])[0]}
-    shards = [{j.key for j in runner.plan(toy.layout, ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
+    every = {j.key for j in runner.plan(toy.catalog(), ["cpu", "cuda"])[0]}
+    shards = [{j.key for j in runner.plan(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
     assert set().union(*shards) == every and sum(map(len, shards)) == len(every) == 24
     assert all(shards), "a shard of 24 jobs in 3 should not be empty"
     toy.add("page/zz-new", "print(1)\n")
-    again = [{j.key for j in runner.plan(toy.layout, ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
+    again = [{j.key for j in runner.plan(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
     assert [a - {"page/zz-new (cpu)"} for a in again] == shards
     with pytest.raises(ValueError, match="need 1 <= i <= n"):
         runner.parse_shard("4/3")
 
 
-def test_cli_check_reports_drift_as_a_diff(toy, capsys):
+def test_cli_check_reports_a_mismatch_as_a_diff_and_rewrites_nothing(toy, capsys):
     (toy.root / "value.txt").write_text("600")
-    toy.add(
-        "page/a",
-        "import pathlib\nprint(pathlib.Path('../../../value.txt').resolve().name)\n"
-        "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
-    )
+    toy.add("page/a", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
+            extra='deps = ["value.txt"]')
     assert cli.main(["--root", str(toy.root), "run", "-j1"]) == 0
     assert cli.main(["--root", str(toy.root), "check", "-j1"]) == 0
     (toy.root / "value.txt").write_text("601")
     assert cli.main(["--root", str(toy.root), "check", "-j1"]) == 1
     out = capsys.readouterr().out
-    assert "DRIFT page/a (cpu)" in out and "--- stdout (committed)" in out
+    assert "MISMATCH page/a (cpu)" in out and "--- stdout (committed)" in out
     assert "\n-600\n" in out and "\n+601\n" in out  # line by line, not the whole stream as one string
-    # check never rewrites the committed record; update does, on purpose
-    assert "600" in records.load(toy.layout, "page/a", "cpu").stdout
+    assert "600" in records.load(toy.layout, "page/a", "cpu").stdout  # check never rewrites
     assert cli.main(["--root", str(toy.root), "update", "-j1"]) == 0
     assert "601" in records.load(toy.layout, "page/a", "cpu").stdout
 
 
 def test_cli_require_device_cuda_fails_loudly_without_a_gpu(toy, capsys):
     toy.add("page/a", "print(1)\n", devices='["cpu", "cuda"]')
-    if runner.cuda_available():
+    if cli.cuda_available("python3"):
         pytest.skip("this machine has a GPU")
     assert cli.main(["--root", str(toy.root), "run", "--device", "cuda", "--require-device", "cuda"]) == 2
     assert "--require-device cuda, but torch sees no CUDA device" in capsys.readouterr().err
-    # Without --require-device the CUDA runs are skipped, not faked.
-    assert cli.main(["--root", str(toy.root), "run", "--device", "cuda"]) == 0
+    assert cli.main(["--root", str(toy.root), "run", "--device", "cuda"]) == 0  # skipped, not faked
     assert not records.record_path(toy.layout, "page/a", "cuda").exists()
 
 
@@ -249,9 +261,12 @@ def test_cli_report_lists_missing_cuda_and_fails_on_missing_cpu(toy, capsys):
     assert "page/a  cuda    missing" in captured.out and "1 CUDA records not captured yet" in captured.err
 
 
-def test_layout_of_resolves_paths(tmp_path):
-    layout = Layout.of(tmp_path)
-    assert layout.snippets == tmp_path.resolve() / "snippets"
+def test_cli_names_the_file_and_line_of_a_bad_header(toy, capsys):
+    toy.add("page/a", "print(1)\n", extra="colour = 1")
+    assert cli.main(["--root", str(toy.root), "run"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "error: snippets/page/a.py:3: unknown key 'colour' in the header "
+        "(known: devices, env, timeout, expect_error, artifacts, deps, cells, publish, volatile)")
 
 
 def test_long_runs_are_started_first(toy):
@@ -265,23 +280,48 @@ def test_long_runs_are_started_first(toy):
         else:
             record.run["wall_s"] = wall
             records.save(toy.layout, record)
-    jobs = [runner.Job(s, "cpu") for s in records.discover(toy.layout)]
-    assert [j.snippet.id for j in runner.longest_first(jobs, toy.layout)] == ["page/new", "page/long", "page/short"]
+    catalog = toy.catalog()
+    jobs = [runner.Job(s, "cpu") for s in catalog.snippets.values()]
+    assert [j.snippet.id for j in runner.longest_first(jobs, catalog)] == ["page/new", "page/long", "page/short"]
 
 
-def test_snippets_import_helpers_from_scripts_and_a_helper_folder_is_a_dependency(toy):
+def test_a_run_sees_only_its_declared_dependencies(toy):
     helper = toy.root / "scripts" / "helper"
     helper.mkdir(parents=True)
     (helper / "__init__.py").write_text("ANSWER = 600\n")
     toy.add("page/uses", "from helper import ANSWER\nprint(ANSWER)\n", extra='deps = ["scripts/helper"]')
-    record = toy.run()[0].executed[0]
-    assert record.status == "ok" and record.stdout == "600\n"
-    snippet = records.discover(toy.layout)[0]
+    toy.add("page/forgot", "from helper import ANSWER\nprint(ANSWER)\n")
+    by_id = {r.snippet: r for r in toy.run()[0].executed}
+    assert by_id["page/uses"].status == "ok" and by_id["page/uses"].stdout == "600\n"
+    assert by_id["page/forgot"].error == "raised ModuleNotFoundError: No module named 'helper'"
     (helper / "weights.txt").write_text("a new file in the folder")
-    assert records.freshness(toy.layout, snippet, "cpu").state == "stale"
-    toy.add("page/missing", "print(1)\n", extra='deps = ["scripts/nowhere"]')
-    with pytest.raises(FileNotFoundError, match="declares missing dependency scripts/nowhere"):
-        toy.run()
+    assert toy.catalog().view("page/uses", "cpu").state == "stale"
+
+
+def test_writing_through_file_changes_a_private_copy_and_an_absolute_path_is_caught(toy):
+    toy.add("page/victim", "print('victim')\n")
+    toy.run()
+    victim = records.record_path(toy.layout, "page/victim", "cpu")
+    before = victim.read_text()
+    toy.add("page/vandal", """
+        import pathlib
+        root = pathlib.Path(__file__).parents[2]
+        (root / "records/page").mkdir(parents=True, exist_ok=True)
+        (root / "records/page/victim.cpu.json").write_text("{}")
+        print("wrote", sorted(p.name for p in (root / "snippets/page").iterdir()))
+    """)
+    outcome = toy.run()[0]
+    assert outcome.executed[0].stdout == "wrote ['vandal.py']\n"  # its copy holds itself only
+    assert victim.read_text() == before and outcome.intrusions == []
+    (toy.root / "docs").mkdir()
+    toy.add("page/vandal", f"""
+        open({str(toy.root / "docs" / "note.txt")!r}, "w").write("x")
+        open({str(victim)!r}, "w").write("{{}}")
+    """)
+    outcome = toy.run()[0]
+    [intrusion] = outcome.intrusions
+    assert intrusion.startswith("page/vandal (cpu) changed files of the checkout while running:")
+    assert "records/page/victim.cpu.json" in intrusion and "docs/note.txt" in intrusion
 
 
 def test_published_files_are_kept_but_not_compared(toy, tmp_path):
@@ -290,5 +330,43 @@ def test_published_files_are_kept_but_not_compared(toy, tmp_path):
     first = toy.run(records=tmp_path / "a")[0].executed[0]
     second = toy.run(records=tmp_path / "b")[0].executed[0]
     assert list(first.published) == ["report/index.html"] and first.published != second.published
-    assert first.output() == second.output()  # what the page prints is still byte-identical
-    assert cli.describe_drift(first, second) == ""
+    assert first.output() == second.output()
+    assert cli.describe_mismatch(first, second) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (b'{"schema": 2, "snippet": "page/a", "device": "cpu", "caf\xc3', "not UTF-8 text"),
+        (None, "field run.wall_s has a wrong value"),
+        (None, "field output.artifacts has a wrong value"),
+        (b"[1, 2]", "schema None, expected 2"),
+    ],
+)
+def test_corrupt_records_are_refused_naming_the_file(toy, text, message):
+    toy.add("page/a", "print(1)\n")
+    record = toy.run()[0].executed[0]
+    path = records.record_path(toy.layout, "page/a", "cpu")
+    data = json.loads(path.read_text())
+    if text is None and "wall_s" in message:
+        data["run"]["wall_s"] = "fast"
+        text = json.dumps(data).encode()
+    elif text is None:
+        data["output"]["artifacts"] = "kernel.py"
+        text = json.dumps(data).encode()
+    path.write_bytes(text)
+    with pytest.raises(SourceError) as excinfo:
+        records.load(toy.layout, "page/a", "cpu")
+    assert str(excinfo.value).startswith("records/page/a.cpu.json: ") and message in str(excinfo.value)
+    assert record.status == "ok"
+
+
+def test_volatile_lines_are_left_out_of_the_comparison_and_nothing_else(toy, tmp_path):
+    toy.add("page/tuned", "import random\nprint('choices: 2')\nprint('winner:', random.random())\n",
+            extra='volatile = ["^winner: "]')
+    first = toy.run(records=tmp_path / "a")[0].executed[0]
+    second = toy.run(records=tmp_path / "b")[0].executed[0]
+    assert first.stdout != second.stdout
+    assert cli.describe_mismatch(first, second, ("^winner: ",)) == ""
+    second.stdout = second.stdout.replace("choices: 2", "choices: 3")
+    assert "+choices: 3" in cli.describe_mismatch(first, second, ("^winner: ",))

@@ -1,7 +1,7 @@
 """The corpus: one verb named, then used in a short sentence, in English or Spanish.
 
     walk : yesterday she walked home          hablar : ayer nosotros hablamos bien
-    eat : now I am eating slowly              comer : ahora ellas están comiendo juntos
+    eat : now I am eating slowly              comer : ahora ellas están comiendo juntas
 
 The first word names the verb, the marker sets the tense and the pronoun the
 person, so the verb slot (the one or two tokens after the pronoun) has exactly
@@ -55,18 +55,18 @@ def es_slot(infinitive: str, tense: str, pronoun: str) -> tuple[str, ...]:
 
 
 def corpus() -> list[Example]:
-    """Every (verb, marker, pronoun, ending) combination of both languages, in a fixed order."""
+    """Every (verb, marker, pronoun, ending) combination of both languages that agrees, in a fixed order."""
     examples = []
     for forms in V.EN_VERBS:
         for marker, tense in V.EN_MARKERS.items():
             for pronoun in V.EN_PRONOUNS:
                 slot = en_slot(forms, tense, pronoun)
-                examples += [Example("en", forms[0], marker, pronoun, slot, e) for e in V.EN_ENDINGS]
+                examples += [Example("en", forms[0], marker, pronoun, slot, e) for e in V.en_endings(pronoun)]
     for verb in V.ES_VERBS:
         for marker, tense in V.ES_MARKERS.items():
             for pronoun in V.ES_PRONOUNS:
                 slot = es_slot(verb, tense, pronoun)
-                examples += [Example("es", verb, marker, pronoun, slot, e) for e in V.ES_ENDINGS]
+                examples += [Example("es", verb, marker, pronoun, slot, e) for e in V.es_endings(pronoun)]
     return examples
 
 

@@ -1,9 +1,12 @@
 """Deterministic training of the grammar MiniGPT on the CPU.
 
-Same seed, same torch, same kind of CPU: the same weights, bit for bit. The
-run uses one thread and deterministic algorithms, so the order of every sum is
-fixed; that is what lets the test suite retrain and compare with the committed
-checkpoint.
+One thread and deterministic algorithms fix the order of every sum. With the
+math pins the runner sets (ATen's AVX2 kernels, MKL's COMPATIBLE branch), the
+kernels are the same on Intel and AMD CPUs, and the optimizer is the fused
+AdamW, whose square root is the exact IEEE one: the unfused AdamW takes its
+square root from MKL's vector math library, whose last bit differs from one
+CPU to another. ``retrain.py`` states what "the same model" means when a
+machine does not reproduce the weights bit for bit.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ def train(recipe: Recipe = Recipe(), log=print) -> tuple[MiniGPT, dict]:
         tokens = encode([e.tokens for e in train_set], cfg.context)
         inputs, targets = tokens[:, :-1], tokens[:, 1:].clone()
         targets[targets == 0] = -100  # no loss on padding
-        optimizer = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=recipe.lr, weight_decay=recipe.weight_decay, fused=True)
         steps = recipe.epochs * ((len(train_set) + recipe.batch_size - 1) // recipe.batch_size)
         schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=recipe.lr, total_steps=steps)
         generator = torch.Generator().manual_seed(recipe.seed)

@@ -93,7 +93,11 @@ ES_PERSON = {
 }
 ES_MARKERS = {"normalmente": "present", "ayer": "past", "ahora": "progressive", "mañana": "future"}
 ES_ESTAR = ["estoy", "estás", "está", "estamos", "estáis", "están"]
-ES_ENDINGS = ["aquí", "allí", "bien", "mal", "despacio", "rápido", "juntos", "solos", "temprano", "tarde"]
+# "juntos" and "juntas" agree with the subject: masculine (or mixed) plural, feminine plural; a
+# singular subject takes neither.
+ES_ENDINGS = ["aquí", "allí", "bien", "mal", "despacio", "rápido", "juntos", "juntas", "temprano", "tarde"]
+ES_FEMININE_PLURAL = {"nosotras", "vosotras", "ellas"}
+ES_MASCULINE_PLURAL = {"nosotros", "vosotros", "ellos", "ustedes"}
 # Regular verbs only: no stem changes, no spelling changes in the preterite (-car, -gar, -zar).
 ES_VERBS = [
     "hablar",
@@ -135,6 +139,17 @@ _ES_ENDINGS = {
     },
 }
 _ES_FUTURE = ["é", "ás", "á", "emos", "éis", "án"]
+
+
+def en_endings(pronoun: str) -> list[str]:
+    """The sentence endings that read well after this subject: "together" needs a plural one."""
+    return [e for e in EN_ENDINGS if e != "together" or pronoun in ("we", "they", "you")]
+
+
+def es_endings(pronoun: str) -> list[str]:
+    """The sentence endings that agree with this subject in gender and number."""
+    keep = {"juntos": pronoun in ES_MASCULINE_PLURAL, "juntas": pronoun in ES_FEMININE_PLURAL}
+    return [e for e in ES_ENDINGS if keep.get(e, True)]
 
 
 def es_forms(infinitive: str) -> dict[str, list[str] | str]:

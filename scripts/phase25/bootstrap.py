@@ -1,91 +1,124 @@
-"""Child-side wrapper: run one snippet as ``__main__`` and report how it ended.
+"""The snippet's side of a run: execute it as ``__main__`` and write how it ended.
 
-Started by the runner as ``python bootstrap.py SNIPPET``; it writes a JSON
-result (exception, provenance) to ``$PHASE25_RESULT``. The traceback printed on
-failure hides this wrapper's and runpy's frames, so it reads as if the snippet
-had been run directly.
+A fresh run starts it as ``python -m phase25.bootstrap``; a warm run calls
+:func:`run_forked` in a process forked from a warm interpreter. Both read the
+same ``PHASE25_RUN`` description from the environment, so both modes see the
+same environment, the same ``sys.path`` and the same ``sys.argv`` as
+``python snippets/<page>/<name>.py`` would, with only the snippet's declared
+dependencies importable (its private copy of ``scripts/``). The traceback of a
+failing snippet hides this module's and runpy's frames, so it reads as if the
+snippet had been run directly.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import runpy
 import sys
 import traceback
 from pathlib import Path
+from typing import Any, NoReturn
 
-_SYS_PATH = list(sys.path)  # [this folder, $PYTHONPATH..., stdlib, site-packages]
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from phase25 import provenance  # noqa: E402
+from . import cells, provenance
+
+_OWN_SCRIPTS = str(Path(__file__).resolve().parent.parent)
+
+
+def _isolate(run: dict[str, Any]) -> None:
+    """As if started with ``python SNIPPET`` and ``PYTHONPATH=<its copy of scripts/>``."""
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in paths if p and p != _OWN_SCRIPTS)
+    base = [p for p in sys.path[1:] if p and os.path.realpath(p) != _OWN_SCRIPTS and p != run["scripts"]]
+    sys.path[:] = [os.path.dirname(run["snippet"]), run["scripts"], *base]
+    sys.argv = [run["snippet"]]
 
 
 def _print_clean_traceback(exc: BaseException) -> None:
-    here = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
+    hidden = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
     report = traceback.TracebackException.from_exception(exc)
-    kept = [
-        frame
-        for frame in report.stack
-        if not frame.filename.startswith("<frozen runpy") and os.path.abspath(frame.filename) not in here
-    ]
+    kept = [f for f in report.stack
+            if not f.filename.startswith("<frozen runpy") and os.path.abspath(f.filename) not in hidden]
     report.stack = traceback.StackSummary.from_list(kept)
     sys.stderr.write("".join(report.format()))
 
 
-CELL = re.compile(r"^# %%[ \t]*(?P<id>[\w-]*)[ \t]*$", re.MULTILINE)
-
-
-def run_cells(path: str) -> None:
+def _run_cells(path: str) -> None:
     """Run a lab cell by cell in one namespace, marking where each cell's output starts.
 
-    Each cell is compiled with its real line numbers, so tracebacks point into
-    the file; the marker lines let the notebook builder split the output.
+    Each cell is compiled with its real line numbers, so tracebacks point into the file.
     """
     source = Path(path).read_text(encoding="utf-8")
-    starts = list(CELL.finditer(source))
     namespace = {"__name__": "__main__", "__file__": path}
-    for index, match in enumerate(starts):
-        end = starts[index + 1].start() if index + 1 < len(starts) else len(source)
-        line = source.count("\n", 0, match.end())
-        code = "\n" * (line + 1) + source[match.end() + 1 : end]
+    for cell_id, start, end in cells.spans(source):
         for stream in (sys.stdout, sys.stderr):
-            stream.write(f"##phase25-cell {match.group('id') or index}##\n")
+            stream.write(cells.marker(cell_id))
             stream.flush()
+        code = "\n" * source.count("\n", 0, start) + source[start:end]
         exec(compile(code, path, "exec"), namespace)
 
 
-def main() -> int:
-    snippet = os.path.abspath(sys.argv[1])
-    result_path = os.environ["PHASE25_RESULT"]
-    device = os.environ.get("PHASE25_DEVICE", "cpu")
-    sys.argv = [snippet]
-    # As if run with "python SNIPPET": its folder first, then what python would add.
-    sys.path[:] = [os.path.dirname(snippet), *_SYS_PATH[1:]]
+def execute(run: dict[str, Any]) -> int:
+    """Run the snippet; write the result file; return the exit status."""
+    _isolate(run)
     error = None
     code = 0
     try:
-        if os.environ.get("PHASE25_CELLS") == "1":
-            run_cells(snippet)
+        if run["cells"]:
+            _run_cells(run["snippet"])
         else:
-            runpy.run_path(snippet, run_name="__main__")
+            runpy.run_path(run["snippet"], run_name="__main__")
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException as exc:  # noqa: BLE001 - reported, then turned into an exit status
         sys.stdout.flush()
         _print_clean_traceback(exc)
-        error = {
-            "type": type(exc).__name__,
-            "qualname": f"{type(exc).__module__}.{type(exc).__qualname__}",
-            "message": str(exc),
-        }
+        error = {"type": type(exc).__name__, "qualname": f"{type(exc).__module__}.{type(exc).__qualname__}",
+                 "message": str(exc)}
         code = 1
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
-    with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump({"error": error, "provenance": provenance.collect(device)}, handle)
+    with open(run["result"], "w", encoding="utf-8") as handle:
+        json.dump({"error": error, "exit_code": code, "provenance": provenance.collect(run["device"])}, handle)
     return code
+
+
+def relog() -> None:
+    """Read torch's logging variables again, in the two steps ``import torch`` takes."""
+    from torch._logging import _internal
+
+    _internal.DEFAULT_FORMATTER = _internal._default_formatter()
+    _internal._init_logs()
+
+
+def can_relog() -> bool:
+    """Whether this torch has the two steps :func:`relog` repeats (they are internal API)."""
+    from torch._logging import _internal
+
+    return callable(getattr(_internal, "_default_formatter", None)) and callable(getattr(_internal, "_init_logs", None))
+
+
+def run_forked(spec: dict[str, Any]) -> NoReturn:
+    """In a process forked from a warm interpreter: take the run's environment, then run."""
+    import random
+    import tempfile
+
+    os.environ.clear()
+    os.environ.update(spec["env"])
+    tempfile.tempdir = None  # read TMPDIR again
+    random.seed()  # a fresh interpreter seeds from the OS; so does each forked run
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()
+    if any(name in spec["env"] for name in ("TORCH_LOGS", "TORCH_LOGS_FORMAT")):
+        relog()
+    code = execute(json.loads(spec["env"]["PHASE25_RUN"]))
+    os._exit(code)
+
+
+def main() -> int:
+    return execute(json.loads(os.environ["PHASE25_RUN"]))
 
 
 if __name__ == "__main__":

@@ -1,44 +1,86 @@
-"""Compare two sets of records: what changed in the site's outputs between two runs.
+"""Drift: what a torch upgrade changes in the site's outputs, compared record by record.
 
-Made for upgrades: run the CPU snippets under a new torch into a scratch records
-folder, compare with the committed records, and publish the comparison. The
-report embeds both sides' outputs, so it can be checked and rendered without
-either records folder; rows whose snippet was edited after the comparison are
-flagged on the page.
+Run the CPU snippets under the new torch into a scratch records folder, compare
+with the committed records, and publish the comparison. The report embeds both
+sides' outputs, so it can be checked and rendered without either folder, and
+each changed output is classified by a stated rule:
+
+- ``line-numbers``: the difference disappears once line numbers inside torch's
+  and its libraries' own files are masked (they move between releases);
+- ``build``: what is left disappears once lines naming CUDA are dropped (the
+  new side ran a CUDA build of torch with no GPU: CUDA kernels registered, a
+  warning that no CUDA runtime was found);
+- ``real``: anything else, a change in what the snippet shows.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 from . import records
 from .paths import Layout
+from .records import Record
+from .snippets import discover
 
 REPORTS = "reports/drift"
+SCHEMA = 2
+KINDS = ("real", "build", "line-numbers")
+# "torch/_dynamo/output_graph.py:1135", "LinearAlgebra.cpp:204", 'File "...", line 979' -- not in snippets/.
+_LINE_NUMBER = re.compile(r'(?<![\w./<>-])(?P<path>[\w./<>-]+\.(?:py|cpp|h|cu|cc))(?P<sep>", line |:)\d+')
+_BUILD = re.compile(r"CUDA|cuda|NVIDIA")
 
 
 def _diff(a: dict | None, b: dict | None) -> str:
     return records.diff_outputs(a, b, "before", "after")
 
 
-def _label(recs: list[records.Record]) -> dict:
-    torch = Counter(r.provenance.get("torch") for r in recs if r.provenance.get("torch"))
+def _masked(match: re.Match[str]) -> str:
+    """A line number inside torch or a library becomes <n>; one in a snippet is the snippet's own."""
+    if match.group("path").startswith("snippets/"):
+        return match.group(0)
+    return f"{match.group('path')}{match.group('sep')}<n>"
+
+
+def _mask(output: dict, drop_build: bool) -> list[str]:
+    """The output's lines, stream by stream, with library line numbers masked (and CUDA lines dropped)."""
+    lines: list[str] = []
+    for key, value in sorted(output.items()):
+        parts = sorted(value.items()) if isinstance(value, dict) and key == "artifacts" else [(key, value)]
+        for name, text in parts:
+            body = text if isinstance(text, str) else json.dumps(text, sort_keys=True)
+            lines.append(f"== {name}")
+            lines += [_LINE_NUMBER.sub(_masked, line) for line in body.split("\n")]
+    if drop_build:
+        lines = [line for line in lines if not _BUILD.search(line)]
+    return lines
+
+
+def classify(a: dict, b: dict) -> str:
+    """The kind of a change between two output sections (see the module's docstring)."""
+    if _mask(a, drop_build=False) == _mask(b, drop_build=False):
+        return "line-numbers"
+    if _mask(a, drop_build=True) == _mask(b, drop_build=True):
+        return "build"
+    return "real"
+
+
+def _label(recs: list[Record]) -> dict:
+    def most(key: str, where: str = "provenance") -> str | None:
+        found = Counter(getattr(r, where).get(key) for r in recs if getattr(r, where).get(key))
+        return found.most_common(1)[0][0] if found else None
+
     dates = sorted(r.run.get("date") for r in recs if r.run.get("date"))
-    builds = Counter(r.provenance.get("torch_build") for r in recs if r.provenance.get("torch_build"))
-    return {
-        "torch": torch.most_common(1)[0][0] if torch else None,
-        "build": builds.most_common(1)[0][0] if builds else None,
-        "python": Counter(r.provenance.get("python") for r in recs).most_common(1)[0][0] if recs else None,
-        "date": dates[-1] if dates else None,
-    }
+    return {"torch": most("torch"), "build": most("torch_build"), "python": most("python"),
+            "date": dates[-1] if dates else None}
 
 
 def compare(a: Layout, b: Layout, device: str = "cpu") -> dict:
-    """Every snippet declaring ``device``: unchanged, changed (with a diff) or missing on one side."""
+    """Every snippet declaring ``device``: unchanged, changed (with a diff and a kind) or on one side only."""
     entries, side_a, side_b = [], [], []
-    for snippet in records.discover(a):
+    for snippet in discover(a):
         if device not in snippet.header.devices:
             continue
         ra, rb = records.load(a, snippet.id, device), records.load(b, snippet.id, device)
@@ -48,14 +90,13 @@ def compare(a: Layout, b: Layout, device: str = "cpu") -> dict:
         state = "missing" if not (ra or rb) else "only-a" if not rb else "only-b" if not ra else (
             "unchanged" if out_a == out_b else "changed")
         entries.append({
-            "snippet": snippet.id,
-            "device": device,
-            "state": state,
+            "snippet": snippet.id, "device": device, "state": state,
+            "kind": classify(out_a, out_b) if state == "changed" else None,
             "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
             "output": {"a": out_a, "b": out_b},
             "diff": _diff(out_a, out_b) if state == "changed" else "",
         })
-    return {"schema": 1, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
+    return {"schema": SCHEMA, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
 
 
 def dumps(report: dict) -> str:
@@ -67,7 +108,9 @@ def load(root: Path, name: str) -> dict:
 
 
 def problems(report: dict) -> list[str]:
-    """Integrity of a committed report: each state and diff must follow from the outputs it embeds."""
+    """Integrity of a committed report: each state, kind and diff must follow from the outputs it embeds."""
+    if report.get("schema") != SCHEMA:
+        return [f"schema {report.get('schema')!r}, expected {SCHEMA}: compare again"]
     found = []
     for entry in report["entries"]:
         a, b = entry["output"]["a"], entry["output"]["b"]
@@ -75,4 +118,13 @@ def problems(report: dict) -> list[str]:
             found.append(f"{entry['snippet']}: state {entry['state']!r} does not match its outputs")
         if entry["state"] == "changed" and entry["diff"] != _diff(a, b):
             found.append(f"{entry['snippet']}: the diff does not follow from the embedded outputs")
+        if entry["state"] == "changed" and entry["kind"] != classify(a, b):
+            found.append(f"{entry['snippet']}: kind {entry['kind']!r} does not follow from the embedded outputs")
     return found
+
+
+def counts(report: dict) -> dict[str, int]:
+    """How many entries of each state and of each kind of change."""
+    found = Counter(e["state"] for e in report["entries"])
+    found.update(e["kind"] for e in report["entries"] if e["kind"])
+    return {key: found.get(key, 0) for key in ("changed", "unchanged", "only-a", "only-b", "missing", *KINDS)}

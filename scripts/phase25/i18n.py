@@ -1,4 +1,9 @@
-"""The few strings the renderer writes itself, in each language of the site."""
+"""The strings the site's code writes itself, in each language, with numbers and plurals done right.
+
+The vocabulary follows ``GLOSSARY.md`` (snippet = «fragmento», build = «generar
+el sitio», never «compilación»). Numbers follow each language's conventions: a
+decimal comma and agreeing plurals in Spanish («1 hilo», «2 hilos», «1,2 s»).
+"""
 
 from __future__ import annotations
 
@@ -11,12 +16,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "ran_on": "Ran on",
         "captured_on": "Captured on",
         "commit": "commit",
-        "threads": "{n} threads",
+        "thread": "thread",
+        "threads": "threads",
         "published": "Published with this output ({files} files):",
         "stdout": "stdout",
         "stderr": "stderr",
         "no_output": "The snippet printed nothing.",
         "long": "Output: {lines} lines (click to open)",
+        "omitted": "{lines} lines omitted here: the runner keeps the first and the last 32 KiB of each stream.",
+        "volatile": "The marked lines depend on the machine by nature; they are what {machine} printed. The test "
+        "suite compares every other line byte for byte on each run, and not these.",
         "artifact": "File written by the snippet: {name} ({lines} lines)",
         "expected_error": "Raises {type}, as this example intends.",
         "not_captured_title": "Not captured on a GPU yet",
@@ -39,7 +48,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "report_torch": "torch",
         "report_where": "Where",
         "report_date": "Date",
-        "status_current": "ok",
+        "status_current": "current",
         "status_failed": "failed",
         "status_timeout": "timed out",
         "status_stale": "stale",
@@ -49,11 +58,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "{bad} with a problem.",
         "drift_summary": "{total} CPU snippets compared, torch {a} ({a_date}) against torch {b} ({b_date}): "
         "{changed} changed, {unchanged} unchanged, {other} on one side only.",
+        "drift_classes": "Of the changes: {real} in what the snippet shows, {build} from the build of torch "
+        "(CUDA kernels registered, a CUDA-less warning), {lines} only in line numbers inside torch's own files.",
         "drift_unchanged": "unchanged",
         "drift_changed": "changed",
         "drift_only-a": "only before",
         "drift_only-b": "only after",
         "drift_missing": "in neither",
+        "drift_kind": "Kind of change",
+        "drift_kind_real": "what the snippet shows",
+        "drift_kind_build": "build of torch",
+        "drift_kind_line-numbers": "line numbers only",
+        "drift_kind_none": "—",
         "drift_edited": "snippet edited since this comparison",
         "drift_diff": "Diff of the recorded output",
     },
@@ -62,12 +78,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "ran_on": "Ejecutado en",
         "captured_on": "Capturado en",
         "commit": "commit",
-        "threads": "{n} hilos",
+        "thread": "hilo",
+        "threads": "hilos",
         "published": "Publicado con esta salida ({files} archivos):",
         "stdout": "stdout",
         "stderr": "stderr",
         "no_output": "El fragmento no imprimió nada.",
-        "long": "Salida: {lines} líneas (pulsa para abrir)",
+        "long": "Salida: {lines} líneas (haz clic para abrirla)",
+        "omitted": "Aquí se omiten {lines} líneas: el ejecutor conserva los primeros y los últimos 32 KiB de cada "
+        "flujo.",
+        "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; son lo que imprimió {machine}. Las "
+        "pruebas comparan byte a byte todas las demás líneas en cada ejecución, y estas no.",
         "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
         "expected_error": "Lanza {type}, como pretende este ejemplo.",
         "not_captured_title": "Aún no capturado en una GPU",
@@ -75,7 +96,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "GPU que mostrar. Quienes mantienen el sitio la capturan con `make gpu-records` en una máquina con CUDA.",
         "stale_title": "Salida obsoleta",
         "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
-        "vista previa local; una compilación estricta la rechaza.",
+        "vista previa local; al generar el sitio en modo estricto se rechaza.",
         "failed_title": "Esta ejecución falló",
         "missing_title": "No hay salida registrada",
         "missing": "No hay registro de {device} para este fragmento. Ejecuta `make records`.",
@@ -90,7 +111,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "report_torch": "torch",
         "report_where": "Dónde",
         "report_date": "Fecha",
-        "status_current": "correcto",
+        "status_current": "al día",
         "status_failed": "falló",
         "status_timeout": "agotó el tiempo",
         "status_stale": "obsoleto",
@@ -100,11 +121,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "una GPU, {bad} con algún problema.",
         "drift_summary": "{total} fragmentos de CPU comparados, torch {a} ({a_date}) frente a torch {b} ({b_date}): "
         "{changed} cambiaron, {unchanged} sin cambios, {other} solo en un lado.",
+        "drift_classes": "De los cambios: {real} en lo que muestra el fragmento, {build} por el build de torch "
+        "(kernels de CUDA registrados, un aviso por la falta de CUDA), {lines} solo en números de línea dentro de "
+        "los archivos de torch.",
         "drift_unchanged": "sin cambios",
         "drift_changed": "cambió",
         "drift_only-a": "solo antes",
         "drift_only-b": "solo después",
         "drift_missing": "en ninguno",
+        "drift_kind": "Tipo de cambio",
+        "drift_kind_real": "lo que muestra el fragmento",
+        "drift_kind_build": "build de torch",
+        "drift_kind_line-numbers": "solo números de línea",
+        "drift_kind_none": "—",
         "drift_edited": "fragmento editado después de esta comparación",
         "drift_diff": "Diff de la salida registrada",
     },
@@ -114,3 +143,14 @@ STRINGS: dict[str, dict[str, str]] = {
 def text(lang: str, key: str, **values: object) -> str:
     """A UI string; a key missing in one language is a bug caught by the tests."""
     return STRINGS[lang][key].format(**values)
+
+
+def number(lang: str, value: float, digits: int = 1) -> str:
+    """A decimal number as each language writes it: ``1.2`` in English, ``1,2`` in Spanish."""
+    written = f"{value:.{digits}f}"
+    return written.replace(".", ",") if lang == "es" else written
+
+
+def count(lang: str, n: int, key: str) -> str:
+    """``1 thread``, ``2 threads``; ``key`` names the singular, ``key + 's'`` the plural."""
+    return f"{n} {text(lang, key if n == 1 else key + 's')}"

@@ -21,12 +21,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import header, i18n, pages, records
-from .paths import Layout
+from . import cells, i18n, pages
+from .catalog import Catalog
+from .records import write_atomic
 from .render import provenance_line
 
-CELL = re.compile(r"^# %%[ \t]*(?P<id>[\w-]*)[ \t]*$", re.MULTILINE)
-MARKER = re.compile(r"^##phase25-cell (?P<id>[\w-]+)##\n?", re.MULTILINE)
 SUFFIX = ".lab.md"
 
 
@@ -48,26 +47,6 @@ def find(docs: Path) -> list[Lab]:
     return [Lab(lang, path) for lang in i18n.LANGUAGES for path in sorted((docs / lang).rglob(f"*{SUFFIX}"))]
 
 
-def code_cells(snippet: records.Snippet) -> dict[str, str]:
-    """Cell id -> code, in file order, without the metadata block."""
-    _, code = header.split(snippet.source)
-    marks = list(CELL.finditer(code))
-    cells = {}
-    for index, mark in enumerate(marks):
-        end = marks[index + 1].start() if index + 1 < len(marks) else len(code)
-        cells[mark.group("id") or str(index)] = code[mark.end() :end].strip("\n")
-    return cells
-
-
-def split_output(text: str) -> dict[str, str]:
-    """Cell id -> what that cell printed, from the runner's markers."""
-    marks = list(MARKER.finditer(text))
-    return {
-        mark.group("id"): text[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)]
-        for i, mark in enumerate(marks)
-    }
-
-
 HEADING_ID = re.compile(r"^(?P<heading>#{1,6} .*?)[ \t]*\{[ \t]*#(?P<id>[\w-]+)[ \t]*\}[ \t]*$", re.MULTILINE)
 
 
@@ -80,11 +59,11 @@ def _notebook_markdown(text: str) -> str:
     return HEADING_ID.sub(lambda m: f'<a id="{m.group("id")}"></a>\n\n{m.group("heading")}', text)
 
 
-def build(lab: Lab, layout: Layout) -> dict:
+def build(lab: Lab, catalog: Catalog) -> dict:
     """The notebook for one lab, as nbformat 4 JSON data."""
     text = pages.strip_front_matter(lab.source.read_text(encoding="utf-8"))
-    snippets = {s.id: s for s in records.discover(layout)}
-    cells: list[dict] = []
+    where = lab.source.as_posix()
+    notebook: list[dict] = []
     markdown: list[str] = []
     used: set[str] = set()
     count = 0
@@ -92,10 +71,10 @@ def build(lab: Lab, layout: Layout) -> dict:
     def flush() -> None:
         body = _notebook_markdown("".join(markdown)).strip("\n")
         if body:
-            cells.append({"cell_type": "markdown", "metadata": {}, "source": _lines(body)})
+            notebook.append({"cell_type": "markdown", "metadata": {}, "source": _lines(body)})
         markdown.clear()
 
-    directives = {d.line: d for d in pages.directives(text)}
+    directives = {d.line: d for d in pages.directives(text, where)}
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
         directive = directives.get(number)
         if directive is None or directive.kind != "cell":
@@ -103,13 +82,13 @@ def build(lab: Lab, layout: Layout) -> dict:
             continue
         flush()
         snippet_id, _, cell_id = (directive.arg or "").partition("#")
-        snippet = snippets.get(snippet_id)
+        snippet = catalog.snippets.get(snippet_id)
         if snippet is None or not snippet.header.cells:
             raise LabError(f"{lab.source}: {directive.arg!r} is not a cell of a lab snippet (cells = true)")
-        code = code_cells(snippet)
+        code = cells.split_code(snippet.code)
         if cell_id not in code:
             raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
-        fresh = records.freshness(layout, snippet, "cpu")
+        fresh = catalog.view(snippet_id, "cpu")
         if fresh.state != "current" or fresh.record is None or fresh.record.status != "ok":
             raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {fresh.state} "
                            f"({fresh.reason or (fresh.record and fresh.record.error)}); run `make records`")
@@ -117,21 +96,21 @@ def build(lab: Lab, layout: Layout) -> dict:
         count += 1
         outputs = []
         for name, stream in (("stdout", fresh.record.stdout), ("stderr", fresh.record.stderr)):
-            printed = split_output(stream).get(cell_id, "")
+            printed = cells.split_output(stream).get(cell_id, "")
             if printed.strip():
                 outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
-        cells.append({"cell_type": "code", "execution_count": count, "metadata": {}, "outputs": outputs,
-                      "source": _lines(code[cell_id])})
+        notebook.append({"cell_type": "code", "execution_count": count, "metadata": {}, "outputs": outputs,
+                         "source": _lines(code[cell_id])})
     flush()
     for snippet_id in sorted(used):
-        record = records.load(layout, snippet_id, "cpu")
+        record = catalog.view(snippet_id, "cpu").record
         assert record is not None
         line = provenance_line(record, lab.lang)
-        cells.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
-    for index, cell in enumerate(cells):  # nbformat 4.5 wants stable cell ids
+        notebook.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
+    for index, cell in enumerate(notebook):  # nbformat 4.5 wants stable cell ids
         cell["id"] = f"{cell['cell_type']}-{index:02d}"
     return {
-        "cells": cells,
+        "cells": notebook,
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
@@ -145,12 +124,12 @@ def dumps(notebook: dict) -> str:
     return json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def stale(layout: Layout, docs: Path) -> list[str]:
+def stale(catalog: Catalog, docs: Path) -> list[str]:
     """Labs whose committed notebook differs from what their sources produce now."""
     problems = []
     for lab in find(docs):
         try:
-            expected = dumps(build(lab, layout))
+            expected = dumps(build(lab, catalog))
         except LabError as exc:
             problems.append(str(exc))
             continue
@@ -161,12 +140,12 @@ def stale(layout: Layout, docs: Path) -> list[str]:
     return problems
 
 
-def write_all(layout: Layout, docs: Path) -> list[Path]:
+def write_all(catalog: Catalog, docs: Path) -> list[Path]:
     """Regenerate every notebook; returns the ones whose content changed."""
     changed = []
     for lab in find(docs):
-        text = dumps(build(lab, layout))
+        text = dumps(build(lab, catalog))
         if not lab.notebook.exists() or lab.notebook.read_text(encoding="utf-8") != text:
-            records.write_atomic(lab.notebook, text)
+            write_atomic(lab.notebook, text)
             changed.append(lab.notebook)
     return changed

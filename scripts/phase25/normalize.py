@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 # Bump when a rule changes: it is part of every record's environment key, so
 # records normalized under older rules are re-executed rather than trusted.
-VERSION = 2
+VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,8 @@ class Context:
     run_dir: str = ""
     cache_dir: str = ""
     repo_root: str = ""
+    tree_root: str = ""  # the run's private copy of the snippet and its dependencies
+    tmp_dir: str = ""  # the run's TMPDIR: shown as /tmp, where it would be without the runner
     site_packages: tuple[str, ...] = ()
     pid: int | None = None
 
@@ -55,9 +57,20 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Durations printed by torch's logs ("took 0.123s", "12.5 ms").
     (re.compile(r"\b\d+(?:\.\d+)?(?:e-?\d+)? ?(?:ms|us|µs|ns|seconds|secs?)\b"), "<time>"),
     (re.compile(r"(\b(?:took|in|latency|elapsed|time)[:=]? )\d+\.\d+ ?s\b", re.IGNORECASE), r"\1<time>"),
+    # A snippet path that a log cut to a fixed width ("ork/main/snippets/...", or the
+    # middle of a run folder): keep it from "snippets/" on, as a whole path is kept.
+    (re.compile(r"(?<![\w<>/.-])[\w.<>-]*(?:/[\w.<>-]+)*/(snippets/[\w.-]+/[\w.-]+\.py)\b"), r"\1"),
     # Anything left under a temporary directory.
     (re.compile(r"/tmp/(?:pytest-of-[^/\s]+/)?(?:tmp|pytest-)[\w.-]+"), "<tmp>"),
     (re.compile(r"/tmp/torchinductor_[\w.-]+"), "<inductor-tmp>"),
+)
+
+
+# A frame of the runner itself (phase25's modules, runpy) in a Python traceback, with the
+# source and caret lines under it: running the snippet directly would not show it.
+_RUNNER_FRAME = re.compile(
+    r'^[ \t]*File "(?:<frozen runpy>|scripts/phase25/[\w.]+\.py)", line \d+, in .*\n(?:[ \t]{4,}.*\n)*',
+    re.MULTILINE,
 )
 
 
@@ -73,12 +86,16 @@ def normalize(text: str, ctx: Context = Context()) -> str:
         *((sp, "<site-packages>") for sp in ctx.site_packages),
         (ctx.repo_root + "/" if ctx.repo_root else "", ""),
         (ctx.repo_root, "<repo>"),
+        (ctx.tree_root + "/" if ctx.tree_root else "", ""),
+        (ctx.tree_root, "<repo>"),
+        (ctx.tmp_dir, "/tmp"),
     ]
     for needle, token in sorted(replacements, key=lambda pair: -len(pair[0])):
         if needle:
             text = text.replace(needle, token)
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
+    text = _RUNNER_FRAME.sub("", text)
     if ctx.pid is not None:
         # Only where a PID is named as one: a bare number may be a real value.
         text = re.sub(rf"(\b(?:pid|PID|process)[ =:]+){ctx.pid}\b", r"\1<pid>", text)

@@ -1,68 +1,36 @@
-"""Execution records: one JSON file per (snippet, device), written atomically.
+"""Execution records: one JSON file per (snippet, device), validated on load, written atomically.
 
 A record splits into what the snippet produced (``output``: compared byte for
-byte between runs) and when/where it ran (``run``: date, wall time, commit).
-Freshness is decided by two keys: the sha256 of the snippet and its declared
-dependencies, and an environment key (device, header env, runner pins,
-normalizer version).
+byte between runs) and when and where it ran (``provenance`` and ``run``). Its
+``source_sha256`` and ``env_key`` say which code and which environment made it;
+``catalog`` compares them with the snippet as it is now.
+
+A record is data that a page will publish, so a file that is not exactly the
+shape below (cut short, a field of the wrong type) is refused with a message
+naming it, never half-used.
 """
 
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import header as header_mod
-from . import normalize
+from .errors import SourceError
 from .paths import Layout
+from .snippets import DEVICES
 
-SCHEMA = 1
+SCHEMA = 2
 STATUSES = ("ok", "failed", "timeout")
 
-# What every run gets, whatever the machine: output must depend on the code,
-# not on the shell that launched the runner. CPU-only pins live in CPU_ENV.
-PINNED_ENV = {
-    "PYTHONHASHSEED": "0",
-    "PYTHONUNBUFFERED": "1",
-    "PYTHONDONTWRITEBYTECODE": "1",
-    "PYTHONIOENCODING": "utf-8",
-    "TZ": "UTC",
-    "LC_ALL": "C.UTF-8",
-    "COLUMNS": "100",
-}
-CPU_ENV = {
-    "CUDA_VISIBLE_DEVICES": "",
-    # The same kernels on any x86-64 machine with AVX2, whatever its best ISA:
-    # ATen's own, Inductor's generated C++, MKL's and oneDNN's.
-    "ATEN_CPU_CAPABILITY": "avx2",
-    "MKL_CBWR": "AVX2",
-    "ONEDNN_MAX_CPU_ISA": "AVX2",
-    "OMP_NUM_THREADS": "2",
-}
-ISA_PINS = ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")
 
-
-class RecordError(ValueError):
+class RecordError(SourceError):
     """A record file that cannot be trusted: unreadable, wrong schema, wrong shape."""
-
-
-@dataclass(frozen=True)
-class Snippet:
-    """A snippet file and what its header declares."""
-
-    id: str  # "00-orientation/linear_grad_fn"
-    path: Path
-    header: header_mod.Header
-
-    @property
-    def source(self) -> str:
-        return self.path.read_text(encoding="utf-8")
 
 
 @dataclass
@@ -108,137 +76,96 @@ class Record:
             "run": self.run,
             **({"published": self.published} if self.published else {}),
         }
-        return json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-
-    @classmethod
-    def from_json(cls, text: str, where: str = "record") -> Record:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{where}: not valid JSON ({exc})") from None
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise RecordError(f"{where}: unknown schema {data.get('schema') if isinstance(data, dict) else None!r}")
-        try:
-            out = data["output"]
-            record = cls(
-                snippet=data["snippet"],
-                device=data["device"],
-                source_sha256=data["source_sha256"],
-                env_key=data["env_key"],
-                status=out["status"],
-                exit_code=out["exit_code"],
-                stdout=out["stdout"],
-                stderr=out["stderr"],
-                artifacts=dict(out.get("artifacts", {})),
-                error=out.get("error"),
-                expected_error=out.get("expected_error"),
-                provenance=dict(data.get("provenance", {})),
-                run=dict(data.get("run", {})),
-                published=dict(data.get("published", {})),
-            )
-        except (KeyError, TypeError) as exc:
-            raise RecordError(f"{where}: missing field {exc}") from None
-        if record.status not in STATUSES or not isinstance(record.stdout, str) or not isinstance(record.stderr, str):
-            raise RecordError(f"{where}: malformed output section")
-        return record
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str, after: str) -> str:
-    """A readable diff of two output sections: line by line within each stream and artifact."""
-    a, b = a or {}, b or {}
-    parts = []
-    for key in sorted(set(a) | set(b), key=lambda k: (k == "artifacts", k)):
-        if key == "artifacts":
-            names = sorted(set(a.get(key) or {}) | set(b.get(key) or {}))
-            pairs = [(f"artifacts/{n}", (a.get(key) or {}).get(n, ""), (b.get(key) or {}).get(n, "")) for n in names]
-        else:
-            pairs = [(key, a.get(key), b.get(key))]
-        for name, old, new in pairs:
-            if old == new:
-                continue
-            old_lines = old.splitlines() if isinstance(old, str) else [json.dumps(old, ensure_ascii=False)]
-            new_lines = new.splitlines() if isinstance(new, str) else [json.dumps(new, ensure_ascii=False)]
-            parts.append("\n".join(difflib.unified_diff(
-                old_lines, new_lines, f"{name} ({before})", f"{name} ({after})", lineterm="")))
-    return "\n".join(parts)
+# The shape of a record: field -> what its value must be.
+def _str(v: object) -> bool:
+    return isinstance(v, str)
 
 
-def discover(layout: Layout) -> list[Snippet]:
-    """Every ``snippets/<page>/<name>.py``, sorted; a bad header is an error, not a skip."""
-    found = []
-    for path in sorted(layout.snippets.glob("*/*.py")):
-        if path.name.startswith("_"):
-            continue
-        snippet_id = path.relative_to(layout.snippets).with_suffix("").as_posix()
-        try:
-            head = header_mod.parse(path.read_text(encoding="utf-8"))
-        except header_mod.HeaderError as exc:
-            raise header_mod.HeaderError(f"snippets/{snippet_id}.py: {exc}") from None
-        found.append(Snippet(id=snippet_id, path=path, header=head))
-    return found
+def _opt_str(v: object) -> bool:
+    return v is None or isinstance(v, str)
 
 
-def source_sha256(snippet: Snippet, layout: Layout) -> str:
-    """Hash of the snippet and every file it declares in ``deps`` (a folder counts all its files)."""
-    digest = hashlib.sha256(snippet.path.read_bytes())
-    for dep in snippet.header.deps:
-        dep_path = layout.root / dep
-        if dep_path.is_dir():  # a package: every file in it, in a stable order
-            files = sorted(p for p in dep_path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-        elif dep_path.is_file():
-            files = [dep_path]
-        else:
-            raise FileNotFoundError(f"snippets/{snippet.id}.py declares missing dependency {dep}")
-        for path in files:
-            name = path.relative_to(layout.root).as_posix()
-            digest.update(b"\0" + name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+def _str_map(v: object) -> bool:
+    return isinstance(v, dict) and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())
 
 
-
-def run_env(snippet: Snippet, device: str) -> dict[str, str]:
-    """The environment variables a run gets on top of the inherited ones."""
-    env = dict(PINNED_ENV)
-    if device == "cpu":
-        env.update(CPU_ENV)
-    env.update(snippet.header.env)
-    return env
+def _number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def env_key(snippet: Snippet, device: str) -> str:
-    material = {
-        "device": device,
-        "env": run_env(snippet, device),
-        "normalizer": normalize.VERSION,
-        "expect_error": snippet.header.expect_error and vars(snippet.header.expect_error),
-        "artifacts": snippet.header.artifacts,
-        "cells": snippet.header.cells,
-    }
-    if snippet.header.publish:
-        material["publish"] = snippet.header.publish
-    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]
+_TOP = {"snippet": _str, "device": lambda v: v in DEVICES, "source_sha256": _str, "env_key": _str,
+        "output": lambda v: isinstance(v, dict), "provenance": lambda v: isinstance(v, dict),
+        "run": lambda v: isinstance(v, dict)}
+_OUTPUT = {"status": lambda v: v in STATUSES, "exit_code": lambda v: v is None or type(v) is int,
+           "error": _opt_str, "stdout": _str, "stderr": _str, "artifacts": _str_map,
+           "expected_error": lambda v: v is None or (_str_map(v) and set(v) == {"type", "message"})}
+_RUN = {"date": _str, "wall_s": _number, "git_commit": _opt_str}
+
+
+def _check(data: dict, shape: dict, prefix: str, where: str) -> None:
+    for name, valid in shape.items():
+        if name not in data:
+            raise RecordError(where, f"field {prefix}{name} is missing")
+        if not valid(data[name]):
+            raise RecordError(where, f"field {prefix}{name} has a wrong value: {json.dumps(data[name])[:80]}")
+
+
+def parse(text: str, where: str) -> Record:
+    """A record from its JSON text; anything but the exact expected shape is a RecordError."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(where, f"not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        found = data.get("schema") if isinstance(data, dict) else None
+        raise RecordError(where, f"schema {found!r}, expected {SCHEMA} (re-record it)")
+    _check(data, _TOP, "", where)
+    _check(data["output"], _OUTPUT, "output.", where)
+    _check(data["run"], _RUN, "run.", where)
+    if "published" in data and not _str_map(data["published"]):
+        raise RecordError(where, "field published must map file names to text")
+    out = data["output"]
+    return Record(
+        snippet=data["snippet"], device=data["device"], source_sha256=data["source_sha256"],
+        env_key=data["env_key"], status=out["status"], exit_code=out["exit_code"], stdout=out["stdout"],
+        stderr=out["stderr"], artifacts=out["artifacts"], error=out["error"],
+        expected_error=out["expected_error"], provenance=data["provenance"], run=data["run"],
+        published=data.get("published", {}),
+    )
 
 
 def record_path(layout: Layout, snippet_id: str, device: str) -> Path:
     return layout.records / f"{snippet_id}.{device}.json"
 
 
+def display(layout: Layout, path: Path) -> str:
+    """A path as messages show it: relative to the project when it is inside it."""
+    return path.relative_to(layout.root).as_posix() if path.is_relative_to(layout.root) else str(path)
+
+
 def load(layout: Layout, snippet_id: str, device: str) -> Record | None:
     """The committed record, None when there is none; a corrupt file raises RecordError."""
     path = record_path(layout, snippet_id, device)
-    if not path.exists():
+    where = display(layout, path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
         return None
-    record = Record.from_json(
-        path.read_text(encoding="utf-8"),
-        where=str(path.relative_to(layout.root) if path.is_relative_to(layout.root) else path),
-    )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(where, f"not UTF-8 text (cut inside a character? byte {exc.start} of {len(raw)})") from None
+    record = parse(text, where)
     if record.snippet != snippet_id or record.device != device:
-        raise RecordError(f"{path}: holds {record.snippet} ({record.device}), not {snippet_id} ({device})")
+        raise RecordError(where, f"holds {record.snippet} ({record.device}), not {snippet_id} ({device})")
     return record
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a record."""
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -259,44 +186,36 @@ def save(layout: Layout, record: Record) -> Path:
     return path
 
 
-@dataclass(frozen=True)
-class Freshness:
-    """Why a record can or cannot be shown."""
-
-    state: str  # "current" | "missing" | "stale" | "corrupt"
-    reason: str = ""
-    record: Record | None = None
-
-    @property
-    def verdict(self) -> str:
-        """What a reader is told: a current record of a failed run says how it failed."""
-        if self.state == "current" and self.record is not None and self.record.status != "ok":
-            return self.record.status
-        return self.state
-
-    def is_problem(self, device: str) -> bool:
-        """Anything but a usable record; a CUDA record not captured yet is a gap, not a problem."""
-        return self.verdict != "current" and not (device == "cuda" and self.verdict == "missing")
+VOLATILE = "<varies by machine>"
 
 
-def freshness(layout: Layout, snippet: Snippet, device: str, torch_version: str | None = None) -> Freshness:
-    """Compare the committed record with the snippet as it is now.
+def comparable(output: dict[str, Any], volatile: tuple[str, ...]) -> dict[str, Any]:
+    """The output as two runs are compared: lines the snippet declares volatile are masked."""
+    if not volatile:
+        return output
+    patterns = [re.compile(p) for p in volatile]
 
-    ``torch_version``, when given, must match too: a CPU record made with another
-    torch is out of date on this machine. CUDA records are judged on source and
-    environment alone, since the machine judging them cannot re-run them.
-    """
-    try:
-        record = load(layout, snippet.id, device)
-    except RecordError as exc:
-        return Freshness("corrupt", str(exc))
-    if record is None:
-        return Freshness("missing", "no record")
-    if record.source_sha256 != source_sha256(snippet, layout):
-        return Freshness("stale", "the snippet (or a declared dependency) changed since it was recorded", record)
-    if record.env_key != env_key(snippet, device):
-        return Freshness("stale", "the snippet's environment or the runner's pins changed", record)
-    recorded_torch = record.provenance.get("torch")
-    if torch_version and recorded_torch and recorded_torch != torch_version:
-        return Freshness("stale", f"recorded with torch {recorded_torch}, this machine has {torch_version}", record)
-    return Freshness("current", "", record)
+    def mask(text: str) -> str:
+        return "\n".join(VOLATILE if any(p.search(line) for p in patterns) else line for line in text.split("\n"))
+
+    return {**output, "stdout": mask(output["stdout"]), "stderr": mask(output["stderr"])}
+
+
+def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str, after: str) -> str:
+    """A readable diff of two output sections: line by line within each stream and artifact."""
+    a, b = a or {}, b or {}
+    parts = []
+    for key in sorted(set(a) | set(b), key=lambda k: (k == "artifacts", k)):
+        if key == "artifacts":
+            names = sorted(set(a.get(key) or {}) | set(b.get(key) or {}))
+            pairs = [(f"artifacts/{n}", (a.get(key) or {}).get(n, ""), (b.get(key) or {}).get(n, "")) for n in names]
+        else:
+            pairs = [(key, a.get(key), b.get(key))]
+        for name, old, new in pairs:
+            if old == new:
+                continue
+            old_lines = old.splitlines() if isinstance(old, str) else [json.dumps(old, ensure_ascii=False)]
+            new_lines = new.splitlines() if isinstance(new, str) else [json.dumps(new, ensure_ascii=False)]
+            parts.append("\n".join(difflib.unified_diff(
+                old_lines, new_lines, f"{name} ({before})", f"{name} ({after})", lineterm="")))
+    return "\n".join(parts)

@@ -1,37 +1,54 @@
-"""Turn a snippet and its records into HTML: Material content tabs Code | CPU | CUDA.
+"""Turn a page's directives into HTML: one renderer per directive kind, found in a table.
 
-Pure functions, no MkDocs: the hook calls them, the tests call them directly.
-The HTML is inserted after Markdown has run, and every output is escaped, so
-an output holding ``` fences, ``<script>`` or ``{{ }}`` stays plain text.
+Pure functions of the catalog, no MkDocs. The HTML goes into the page after
+Markdown has run, and every output is escaped, so an output holding ``` fences,
+``<script>`` or ``{{ }}`` stays plain text. A snippet is shown as its code, then
+its output with one tab per device (CPU first: it is the output every reader
+can reproduce, and the one the test suite re-executes).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import html
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import pygments
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer, TextLexer, get_lexer_for_filename
-from pygments.util import ClassNotFound
-
-from .i18n import text
-from .records import Freshness, Record
+from . import capture
+from .catalog import Catalog, Freshness
+from .highlight import Highlighter, escape
+from .i18n import count, number, text
+from .pages import Directive
+from .paths import Layout
+from .records import Record
 
 LONG_OUTPUT_LINES = 100
 DEVICE_LABELS = {"cpu": "CPU", "cuda": "CUDA"}
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
 @dataclass
 class Problem:
-    """Something a strict build must refuse; the hook names page, snippet and device."""
+    """Something a strict build refuses; the adapter adds the page."""
 
-    device: str
+    line: int
     message: str
+
+
+@dataclass
+class Page:
+    """What renderers know about the page being rendered."""
+
+    lang: str
+    where: str  # "docs/en/index.md"
+    catalog: Catalog
+    highlighter: Highlighter
+    site_root: str = ""  # from the page to the site's root: "../../"
+    bodies: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)  # (kind, id, device) -> body numbers
+    count: int = 0
+
+    @property
+    def layout(self) -> Layout:
+        return self.catalog.layout
 
 
 @dataclass
@@ -40,60 +57,18 @@ class Rendered:
     problems: list[Problem] = field(default_factory=list)
 
 
-def escape(value: str) -> str:
-    """HTML-escape, and neutralise characters later stages might read as syntax."""
-    return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
+def body_slot(number: int) -> str:
+    """Where the Markdown-rendered body of note or pending directive ``number`` goes."""
+    return f"<!--phase25-body-slot {number}-->"
 
 
-# Set by the MkDocs hook: highlighted blocks are kept on disk between builds, keyed by
-# their content, so a warm rebuild does not run Pygments again. None: no disk cache.
-HIGHLIGHT_CACHE: Path | None = None
-
-
-@functools.lru_cache(maxsize=1024)  # each language renders the same code and artifacts: highlight once
-def _code_block(source: str, filename: str | None = None, classes: str = "") -> str:
-    if HIGHLIGHT_CACHE is None:
-        return _highlight(source, filename, classes)
-    key = hashlib.sha256(f"{pygments.__version__}\0{filename}\0{classes}\0{source}".encode()).hexdigest()
-    cached = HIGHLIGHT_CACHE / f"{key}.html"
-    if cached.exists():
-        return cached.read_text(encoding="utf-8")
-    block = _highlight(source, filename, classes)
-    HIGHLIGHT_CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(block, encoding="utf-8")
-    return block
-
-
-def _highlight(source: str, filename: str | None, classes: str) -> str:
-    if filename:
-        try:
-            lexer = get_lexer_for_filename(filename)
-        except ClassNotFound:
-            lexer = TextLexer()
-    else:
-        lexer = PythonLexer()
-    body = highlight(source, lexer, HtmlFormatter(nowrap=True))
-    body = body.replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
-    return f'<div class="highlight {classes}"><pre><span></span><code>{body}</code></pre></div>'
-
-
-def _output_block(output: str, lang: str, label: str | None = None) -> str:
-    lines = output.rstrip("\n").split("\n")
-    block = f'<div class="highlight snippet-output"><pre><code>{escape(output.rstrip(chr(10)))}</code></pre></div>'
-    caption = f'<p class="snippet-stream">{escape(label)}</p>' if label else ""
-    if len(lines) > LONG_OUTPUT_LINES:
-        summary = escape(text(lang, "long", lines=len(lines)))
-        return f'{caption}<details class="quote snippet-long"><summary>{summary}</summary>{block}</details>'
-    return caption + block
-
-
-def _admonition(kind: str, title: str, body_html: str) -> str:
+def admonition(kind: str, title: str, body_html: str) -> str:
     return f'<div class="admonition {kind}"><p class="admonition-title">{escape(title)}</p><p>{body_html}</p></div>'
 
 
-def _inline_md(value: str) -> str:
-    """Escape, then turn `code` spans of our own UI strings into <code>."""
-    parts = html.escape(value).split("`")
+def inline_code(value: str) -> str:
+    """Escape, then turn the `code` spans of our own UI strings into <code>."""
+    parts = escape(value).split("&#96;")
     return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
 
 
@@ -109,11 +84,13 @@ def provenance_line(record: Record, lang: str) -> str:
             parts.append(f"Triton {p['triton']}")
     else:
         where = f"{text(lang, 'ran_on')} CPU · {p.get('device_name', '?')}"
-        extras = [e for e in (p.get("cpu_capability"), p.get("threads") and text(lang, "threads", n=p["threads"])) if e]
+        extras = [str(p["cpu_capability"])] if p.get("cpu_capability") else []
+        if isinstance(p.get("threads"), int):
+            extras.append(count(lang, p["threads"], "thread"))
         if extras:
-            where += f" ({', '.join(str(e) for e in extras)})"
+            where += f" ({', '.join(extras)})"
         parts = [where, f"torch {p.get('torch', '?')}"]
-    parts += [f"Python {p.get('python', '?')}", str(run.get("date", "?")), f"{run.get('wall_s', 0):.1f} s"]
+    parts += [f"Python {p.get('python', '?')}", str(run.get("date", "?")), f"{number(lang, run.get('wall_s', 0))} s"]
     if run.get("git_commit"):
         parts.append(f"{text(lang, 'commit')} {run['git_commit'][:7]}")
     return " · ".join(parts)
@@ -124,18 +101,38 @@ def published_url(record: Record, name: str) -> str:
     return f"snippet-files/{record.snippet}/{record.device}/{name}"
 
 
-def _record_body(record: Record, lang: str, site_root: str = "") -> str:
+def output_block(output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = ()) -> str:
+    lines = output.rstrip("\n").split("\n")
+    patterns = [re.compile(p) for p in volatile]
+    body = "\n".join(f'<span class="snippet-volatile">{escape(line)}</span>' if any(p.search(line) for p in patterns)
+                     else escape(line) for line in lines)
+    body = capture.MARKER.sub(
+        lambda m: f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=m.group("lines")))}</span>', body
+    )
+    block = f'<div class="highlight snippet-output"><pre><code>{body}</code></pre></div>'
+    caption = f'<p class="snippet-stream">{escape(label)}</p>' if label else ""
+    if len(lines) > LONG_OUTPUT_LINES:
+        summary = escape(text(lang, "long", lines=len(lines)))
+        return f'{caption}<details class="quote snippet-long"><summary>{summary}</summary>{block}</details>'
+    return caption + block
+
+
+def record_body(record: Record, page: Page) -> str:
+    """A record's output: streams, files it wrote, published reports, provenance."""
+    lang = page.lang
+    volatile = page.catalog.snippets[record.snippet].header.volatile
     pieces = []
     if record.expected_error:
-        pieces.append(
-            f'<p class="snippet-expected">{escape(text(lang, "expected_error", type=record.expected_error["type"]))}'
-            "</p>"
-        )
+        label = text(lang, "expected_error", type=record.expected_error["type"])
+        pieces.append(f'<p class="snippet-expected">{escape(label)}</p>')
     has_out, has_err = bool(record.stdout.strip()), bool(record.stderr.strip())
     if has_out:
-        pieces.append(_output_block(record.stdout, lang, text(lang, "stdout") if has_err else None))
+        pieces.append(output_block(record.stdout, lang, text(lang, "stdout") if has_err else None, volatile))
     if has_err:
-        pieces.append(_output_block(record.stderr, lang, text(lang, "stderr")))
+        pieces.append(output_block(record.stderr, lang, text(lang, "stderr"), volatile))
+    if volatile and 'class="snippet-volatile"' in "".join(pieces):
+        machine = record.provenance.get("device_name", "?")
+        pieces.append(f'<p class="snippet-volatile-note">{escape(text(lang, "volatile", machine=machine))}</p>')
     if not has_out and not has_err:
         pieces.append(f"<p>{escape(text(lang, 'no_output'))}</p>")
     for name, content in sorted(record.artifacts.items()):
@@ -143,79 +140,117 @@ def _record_body(record: Record, lang: str, site_root: str = "") -> str:
             pieces.append(f'<pre class="mermaid snippet-diagram"><code>{escape(content)}</code></pre>')
             continue
         summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
-        pieces.append(
-            f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
-            f"{_code_block(content, name)}</details>"
-        )
+        pieces.append(f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
+                      f"{page.highlighter.block(content, name)}</details>")
     if record.published:
-        reports = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
-        links = ", ".join(
-            f'<a href="{escape(site_root + published_url(record, n))}">{escape(n)}</a>' for n in reports
-        )
-        count = len(record.published)
-        pieces.append(f'<p class="snippet-published">{escape(text(lang, "published", files=count))} {links}</p>')
+        main = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
+        links = ", ".join(f'<a href="{escape(page.site_root + published_url(record, n))}">{escape(n)}</a>'
+                          for n in main)
+        count_ = escape(text(lang, "published", files=len(record.published)))
+        pieces.append(f'<p class="snippet-published">{count_} {links}</p>')
     pieces.append(f'<p class="snippet-provenance">{escape(provenance_line(record, lang))}</p>')
     return "".join(pieces)
 
 
-def device_panel(device: str, fresh: Freshness, lang: str, site_root: str = "") -> tuple[str, list[Problem]]:
-    """The content of one device tab, and what a strict build must refuse in it."""
+def device_panel(snippet_id: str, device: str, fresh: Freshness, page: Page, line: int) -> Rendered:
+    """One device tab: the output, or why there is none; and the notes tied to it."""
+    lang = page.lang
+    notes = page.bodies.get(("note", snippet_id, device), [])
+    pending = page.bodies.get(("pending", snippet_id, device), [])
     problems: list[Problem] = []
+    usable = fresh.state == "current" and fresh.record is not None and fresh.record.status == "ok"
+    if notes and not usable:
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): a note describes an output that is "
+                                      f"{fresh.verdict}; keep it as '::: pending' until the record is current"))
+    if pending and fresh.state != "missing":
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): the record exists now; replace the "
+                                      "'::: pending' text with a '::: note' that says what the output shows"))
     if fresh.state == "corrupt":
-        problems.append(Problem(device, f"record cannot be read: {fresh.reason}"))
-        return _admonition("failure", text(lang, "corrupt_title"), escape(fresh.reason)), problems
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): record cannot be read: {fresh.reason}"))
+        return Rendered(admonition("failure", text(lang, "corrupt_title"), escape(fresh.reason)), problems)
     if fresh.state == "missing":
+        slots = "".join(body_slot(n) for n in pending)
         if device == "cuda":
-            return _admonition(
-                "info", text(lang, "not_captured_title"), _inline_md(text(lang, "not_captured"))
-            ), problems
-        problems.append(Problem(device, "no record (run `make records`)"))
-        return _admonition(
-            "failure", text(lang, "missing_title"), _inline_md(text(lang, "missing", device=DEVICE_LABELS[device]))
-        ), problems
+            note = admonition("info", text(lang, "not_captured_title"), inline_code(text(lang, "not_captured")))
+            return Rendered(note + slots, problems)
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): no record (run `make records`)"))
+        return Rendered(admonition("failure", text(lang, "missing_title"),
+                                   inline_code(text(lang, "missing", device=DEVICE_LABELS[device]))), problems)
     record = fresh.record
     assert record is not None
     banner = ""
     if fresh.state == "stale":
-        problems.append(Problem(device, f"stale record: {fresh.reason}"))
-        banner = _admonition("warning", text(lang, "stale_title"), escape(text(lang, "stale", reason=fresh.reason)))
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): stale record: {fresh.reason}"))
+        banner = admonition("warning", text(lang, "stale_title"), escape(text(lang, "stale", reason=fresh.reason)))
     if record.status != "ok":
-        problems.append(Problem(device, f"the recorded run {record.status}: {record.error}"))
-        banner += _admonition("failure", text(lang, "failed_title"), escape(record.error or record.status))
-    return banner + _record_body(record, lang, site_root), problems
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): the recorded run {record.status}: "
+                                      f"{record.error}"))
+        banner += admonition("failure", text(lang, "failed_title"), escape(record.error or record.status))
+    notes_html = "".join(body_slot(n) for n in notes) if usable else ""
+    return Rendered(banner + record_body(record, page) + notes_html, problems)
 
 
-def tab_label(device: str, fresh: Freshness) -> str:
-    if device == "cuda" and fresh.record and fresh.record.provenance.get("device_name"):
-        return f"CUDA ({fresh.record.provenance['device_name']})"
-    return DEVICE_LABELS[device]
-
-
-def render_snippet(
-    snippet_id: str, code: str, views: list[tuple[str, Freshness]], lang: str, index: int, *, site_root: str = ""
-) -> Rendered:
-    """Tabs for one snippet: its code, then one tab per device it declares."""
-    name = f"__snippet_{index}"
-    labels = [text(lang, "code"), *(tab_label(device, fresh) for device, fresh in views)]
-    panels = [_code_block(code, classes="language-python")]
-    problems: list[Problem] = []
-    for device, fresh in views:
-        panel, found = device_panel(device, fresh, lang, site_root)
-        panels.append(panel)
-        problems += found
-    checked = 'checked="checked" '
-    inputs = "".join(
-        f'<input {checked if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
-        for i in range(1, len(labels) + 1)
-    )
+def render_snippet(directive: Directive, page: Page) -> Rendered:
+    """The code, then one output tab per device the snippet declares."""
+    snippet_id = directive.arg or ""
+    snippet = page.catalog.snippets.get(snippet_id)
+    if snippet is None:
+        return Rendered(admonition("failure", "Unknown snippet", escape(snippet_id)),
+                        [Problem(directive.line, f"no snippet {snippet_id!r} (expected snippets/<page>/<name>.py)")])
+    page.count += 1
+    name = f"__snippet_{page.count}"
+    panels = [device_panel(snippet_id, d, page.catalog.view(snippet_id, d), page, directive.line)
+              for d in snippet.header.devices]
+    labels = [DEVICE_LABELS[d] for d in snippet.header.devices]
+    inputs = "".join(f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
+                     for i in range(1, len(labels) + 1))
     label_html = "".join(f'<label for="{name}_{i}">{escape(label)}</label>' for i, label in enumerate(labels, 1))
-    blocks = "".join(f'<div class="tabbed-block">{panel}</div>' for panel in panels)
-    source_link = f'<p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code></p>'
-    return Rendered(
-        html=(
-            f'<div class="snippet" data-snippet="{escape(snippet_id)}">{source_link}'
-            f'<div class="tabbed-set tabbed-alternate" data-tabs="{index}:{len(labels)}">{inputs}'
-            f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
-        ),
-        problems=problems,
+    blocks = "".join(f'<div class="tabbed-block">{panel.html}</div>' for panel in panels)
+    html = (
+        f'<div class="snippet" data-snippet="{escape(snippet_id)}">'
+        f'<div class="snippet-code"><p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code></p>'
+        f'{page.highlighter.block(snippet.code, classes="language-python")}</div>'
+        f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
+        f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
     )
+    return Rendered(html, [p for panel in panels for p in panel.problems])
+
+
+def render_body_anchor(directive: Directive, page: Page) -> Rendered:
+    """A note or pending directive renders nothing where it stands: its body goes into its tab."""
+    snippet_id, device = directive.target
+    snippet = page.catalog.snippets.get(snippet_id)
+    if snippet is None or device not in snippet.header.devices:
+        return Rendered("", [Problem(directive.line, f"'::: {directive.kind} {snippet_id} {device}': no such "
+                                                      "(snippet, device)")])
+    problems = []
+    fresh = page.catalog.view(snippet_id, device)
+    if directive.kind == "note" and fresh.record is not None:
+        shown = "\n".join([fresh.record.stdout, fresh.record.stderr, *fresh.record.artifacts.values()])
+        for quoted in CODE_SPAN.findall(directive.body):
+            if quoted not in shown:
+                problems.append(Problem(directive.line, f"the note on {snippet_id} ({device}) quotes `{quoted}`, "
+                                                        "which its output does not show"))
+    return Rendered("", problems)
+
+
+# The report renderers build on the helpers above, so they are imported once those exist.
+from . import reports  # noqa: E402
+
+Renderer = Callable[[Directive, Page], Rendered]
+RENDERERS: dict[str, Renderer] = {
+    "snippet": render_snippet,
+    "note": render_body_anchor,
+    "pending": render_body_anchor,
+    "execution-report": reports.execution_report,
+    "drift-report": reports.drift_report,
+}
+
+
+def render(directive: Directive, page: Page) -> Rendered:
+    """Render one directive; a kind with no renderer here (a lab ``cell``) is an error on a page."""
+    renderer = RENDERERS.get(directive.kind)
+    if renderer is None:
+        return Rendered("", [Problem(directive.line,
+                                     f"'::: {directive.kind}' belongs in a lab's .lab.md, not on a page")])
+    return renderer(directive, page)

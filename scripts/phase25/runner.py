@@ -1,23 +1,34 @@
-"""Decide which (snippet, device) runs are needed, run them in parallel, save records."""
+"""Decide which (snippet, device) runs are needed, run them in parallel, save their records.
+
+Ctrl-C (or SIGTERM) stops everything at once: the running runs are killed with
+all their processes, the queued ones never start, no record is written for any
+of them, and :class:`Interrupted` carries the one line the caller prints.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import queue
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from . import execute, records
-from .paths import Layout
+from . import environment, execute, records
+from .catalog import Catalog
+from .errors import Interrupted
+from .guard import CheckoutGuard
+from .records import Record
+from .session import Session
+from .snippets import Snippet
 
 
 @dataclass(frozen=True)
 class Job:
-    snippet: records.Snippet
+    snippet: Snippet
     device: str
 
     @property
@@ -27,19 +38,20 @@ class Job:
 
 @dataclass
 class Outcome:
-    """What a call of :func:`run` did; the benchmark and the build log read it."""
+    """What a call of :func:`run` did; the build log, the CLI and the benchmark read it."""
 
-    executed: list[records.Record] = field(default_factory=list)
-    skipped: list[Job] = field(default_factory=list)
+    executed: list[Record] = field(default_factory=list)
     wall_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    intrusions: list[str] = field(default_factory=list)  # files of the checkout that changed during runs
 
     @property
-    def failures(self) -> list[records.Record]:
+    def failures(self) -> list[Record]:
         return [r for r in self.executed if r.status != "ok"]
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    """``"2/4"`` → (2, 4); shards are numbered from 1."""
+    """``"2/4"`` -> (2, 4); shards are numbered from 1."""
     try:
         index, total = (int(part) for part in text.split("/"))
     except ValueError:
@@ -54,37 +66,26 @@ def in_shard(job: Job, shard: tuple[int, int] | None) -> bool:
     if shard is None:
         return True
     index, total = shard
-    digest = hashlib.sha256(job.key.encode()).digest()
-    return int.from_bytes(digest[:8], "big") % total == index - 1
+    return int.from_bytes(hashlib.sha256(job.key.encode()).digest()[:8], "big") % total == index - 1
 
 
-def plan(
-    layout: Layout,
-    devices: Iterable[str],
-    *,
-    select: Iterable[str] = (),
-    force: bool = False,
-    shard: tuple[int, int] | None = None,
-    torch_version: str | None = None,
-) -> tuple[list[Job], list[Job]]:
+def plan(catalog: Catalog, devices: Iterable[str], *, select: Iterable[str] = (), force: bool = False,
+         shard: tuple[int, int] | None = None) -> tuple[list[Job], list[Job]]:
     """Split the selected jobs into (to run, already current)."""
     wanted = set(select)
-    todo: list[Job] = []
-    current: list[Job] = []
-    snippets = records.discover(layout)
-    unknown = wanted - {s.id for s in snippets}
+    unknown = wanted - set(catalog.snippets)
     if unknown:
         raise KeyError(f"no such snippet: {', '.join(sorted(unknown))}")
-    for snippet in snippets:
-        if wanted and snippet.id not in wanted:
-            continue
+    todo: list[Job] = []
+    current: list[Job] = []
+    for snippet in catalog.snippets.values():
         for device in devices:
-            if device not in snippet.header.devices:
-                continue
             job = Job(snippet, device)
-            if not in_shard(job, shard):
+            if wanted and snippet.id not in wanted:
                 continue
-            fresh = records.freshness(layout, snippet, device, torch_version)
+            if device not in snippet.header.devices or not in_shard(job, shard):
+                continue
+            fresh = catalog.view(snippet.id, device)
             (current if fresh.state == "current" and not force else todo).append(job)
     return todo, current
 
@@ -100,107 +101,159 @@ class Progress:
         self.live = stream.isatty()
         self.lock = threading.Lock()
 
+    def say(self, line: str) -> None:
+        with self.lock:
+            self._write(line + "\n")
+
     def start(self, job: Job) -> None:
         with self.lock:
             self.running.add(job.key)
-            self._draw()
+            self._write("")
 
-    def finish(self, job: Job, record: records.Record) -> None:
+    def finish(self, job: Job, record: Record) -> None:
         with self.lock:
             self.running.discard(job.key)
             self.done += 1
             mark = "ok" if record.status == "ok" else record.status.upper()
-            line = f"[{self.done}/{self.total}] {mark:<7} {job.key}  {record.run['wall_s']:.1f}s"
-            if self.live:
-                self.stream.write("\r\033[K")
-            self.stream.write(line + "\n")
+            text = f"[{self.done}/{self.total}] {mark:<7} {job.key}  {record.run['wall_s']:.1f}s\n"
             if record.status != "ok":
-                self.stream.write(_failure_context(record))
-            self._draw()
-            self.stream.flush()
+                tail = record.stderr.rstrip().splitlines()[-15:]
+                text += f"    {record.error}\n" + "".join(f"    | {line}\n" for line in tail)
+            self._write(text)
 
-    def _draw(self) -> None:
+    def _write(self, text: str) -> None:
+        if self.live:
+            self.stream.write("\r\033[K")
+        self.stream.write(text)
         if self.live and self.running:
-            self.stream.write(f"\r\033[K  running: {', '.join(sorted(self.running))}")
-            self.stream.flush()
+            self.stream.write(f"  running: {', '.join(sorted(self.running))}")
+        self.stream.flush()
 
 
-def _failure_context(record: records.Record, lines: int = 15) -> str:
-    tail = "\n".join(record.stderr.rstrip().splitlines()[-lines:])
-    body = "\n".join(f"    | {line}" for line in tail.splitlines())
-    return f"    {record.error}\n{body}\n" if body else f"    {record.error}\n"
+def longest_first(jobs: list[Job], estimates: Catalog | None) -> list[Job]:
+    """Start the long runs (compiles, multi-process demos) first, judging by recorded wall times.
 
-
-def longest_first(jobs: list[Job], layout: Layout) -> list[Job]:
-    """Order jobs by their last recorded wall time, unknown ones first.
-
-    Starting the long runs (compiles, multi-process demos) first keeps the
-    workers busy to the end instead of leaving one long run alone at the tail.
+    Unknown ones come first of all: they might be long, and they are usually the one just edited.
     """
 
     def estimate(job: Job) -> float:
-        try:
-            record = records.load(layout, job.snippet.id, job.device)
-        except records.RecordError:
-            record = None
-        return float(record.run.get("wall_s", 0.0)) if record else float("inf")
+        fresh = estimates.views.get((job.snippet.id, job.device)) if estimates else None
+        return float(fresh.record.run["wall_s"]) if fresh and fresh.record else float("inf")
 
     return sorted(jobs, key=lambda job: (-estimate(job), job.key))
 
 
-def run(
-    layout: Layout,
-    jobs: list[Job],
-    *,
-    workers: int = 1,
-    progress: Progress | None = None,
-    save: bool = True,
-    on_record: Callable[[records.Record], None] | None = None,
-    estimates_from: Layout | None = None,
-) -> Outcome:
+def warm_groups(jobs: list[Job]) -> set[str]:
+    """CPU jobs whose environment (and warm flavour) is shared by at least two jobs: worth a warm interpreter."""
+    envs = {job.key: (any(w in job.snippet.source for w in execute.COMPILES),
+                      *sorted(environment.warm_env(job.snippet, job.device, {}).items())) for job in jobs}
+    counts = Counter(envs.values())
+    return {job.key for job in jobs if job.device == "cpu" and counts[envs[job.key]] >= 2}
+
+
+def run(catalog: Catalog, jobs: list[Job], *, workers: int = 1, progress: Progress | None = None,
+        warm: bool = True, python: str | None = None, estimates: Catalog | None = None,
+        on_record: Callable[[Record], None] | None = None) -> Outcome:
     """Execute jobs, ``workers`` at a time; each record is saved as soon as it exists."""
-    outcome = Outcome()
-    commit = execute.git_commit(layout.root)
-    progress = progress or Progress(len(jobs))
-    jobs = longest_first(jobs, estimates_from or layout)
     started = time.monotonic()
-
-    def work(job: Job) -> records.Record:
-        progress.start(job)
-        record = execute.run_one(job.snippet, job.device, layout, commit)
-        if save:
-            records.save(layout, record)
-        progress.finish(job, record)
-        return record
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = [pool.submit(work, job) for job in jobs]
-        for future in as_completed(futures):
-            record = future.result()
-            outcome.executed.append(record)
-            if on_record:
-                on_record(record)
+    with Session(catalog.layout, python=python, warm=warm) as session:
+        pool = _Pool(catalog, session, progress or Progress(len(jobs)), warm_groups(jobs) if warm else set())
+        outcome = pool.run(longest_first(jobs, estimates or catalog), workers, on_record)
     outcome.executed.sort(key=lambda r: (r.snippet, r.device))
     outcome.wall_s = time.monotonic() - started
     return outcome
 
 
-def installed_torch() -> str | None:
-    """torch's version on this machine, without importing it into the runner."""
-    try:
-        from importlib.metadata import version
+class _Pool:
+    """Worker threads that take jobs from a queue; the main thread collects and handles Ctrl-C."""
 
-        return version("torch").split("+")[0]
-    except Exception:  # noqa: BLE001 - no torch: compare on source and env only
-        return None
+    def __init__(self, catalog: Catalog, session: Session, progress: Progress, use_warm: set[str]) -> None:
+        self.catalog, self.session, self.progress, self.use_warm = catalog, session, progress, use_warm
+        self.layout = catalog.layout
+        self.pending: queue.Queue[Job] = queue.Queue()
+        self.done: queue.Queue[Record | BaseException] = queue.Queue()
+        self.cancel = threading.Event()
+        self.commit = execute.git_commit(self.layout.root)
+        self.guard = CheckoutGuard(self.layout)
+        self.outcome = Outcome()
+
+    def run(self, jobs: list[Job], workers: int, on_record: Callable[[Record], None] | None) -> Outcome:
+        for job in jobs:
+            self.pending.put(job)
+        threads = [threading.Thread(target=self.work, daemon=True) for _ in range(max(1, min(workers, len(jobs))))]
+        for thread in threads:
+            thread.start()
+        try:
+            _collect(self.done, len(jobs), self.outcome, self.catalog, on_record)
+        except KeyboardInterrupt:
+            _stop(self.cancel, self.pending, threads, self.outcome, len(jobs))
+        except BaseException:
+            self.cancel.set()
+            for thread in threads:
+                thread.join()
+            raise
+        finally:
+            self.outcome.notes = self.session.notes
+        return self.outcome
+
+    def work(self) -> None:
+        while not self.cancel.is_set():
+            try:
+                job = self.pending.get_nowait()
+            except queue.Empty:
+                return
+            self.progress.start(job)
+            try:
+                record = execute.run_one(job.snippet, job.device, self.layout, self.session, commit=self.commit,
+                                         warm=job.key in self.use_warm, cancel=self.cancel)
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread, raised there
+                self.done.put(exc)
+                return
+            if record is not None:
+                self.keep(job, record)
+
+    def keep(self, job: Job, record: Record) -> None:
+        """Save a finished run's record, saying so when it replaces a corrupt one or when the checkout moved."""
+        previous = self.catalog.view(job.snippet.id, job.device)
+        if previous.state == "corrupt":
+            self.progress.say(f"replacing the corrupt record of {job.key}: {previous.reason}")
+        suspects = sorted({job.key, *self.progress.running})
+        self.guard.expect(records.record_path(self.layout, record.snippet, record.device))
+        records.save(self.layout, record)
+        intrusion = self.guard.check(suspects)
+        if intrusion:
+            self.outcome.intrusions.append(intrusion)
+            self.progress.say(f"error: {intrusion}")
+        self.progress.finish(job, record)
+        self.done.put(record)
 
 
-def cuda_available() -> bool:
-    import subprocess
+def _collect(done: queue.Queue, total: int, outcome: Outcome, catalog: Catalog,
+             on_record: Callable[[Record], None] | None) -> None:
+    while len(outcome.executed) < total:
+        try:
+            item = done.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if isinstance(item, BaseException):
+            raise item
+        outcome.executed.append(item)
+        catalog.update(item)
+        if on_record:
+            on_record(item)
 
-    probe = "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)"
-    try:
-        result = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=120, check=False)
-        return result.returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+
+def _stop(cancel: threading.Event, pending: queue.Queue, threads: list[threading.Thread], outcome: Outcome,
+          total: int) -> None:
+    """Kill what runs, start nothing more, wait for the workers; then say what was left undone."""
+    cancel.set()
+    queued = pending.qsize()
+    while any(thread.is_alive() for thread in threads):
+        try:
+            for thread in threads:
+                thread.join(timeout=0.2)
+        except KeyboardInterrupt:  # a second Ctrl-C: the kills are already on their way
+            continue
+    stopped = total - len(outcome.executed) - queued
+    raise Interrupted(f"interrupted: {max(stopped, 0)} running run(s) stopped and {queued} not started, "
+                      "no record written for them, nothing left behind")

@@ -9,11 +9,13 @@ and re-stamps it (``make stamp-translation PAGE=docs/es/...``).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import pages
+from .errors import SourceError
 
 SOURCE, TARGET = "en", "es"
 PAGE_GLOBS = ("*.md", "*.ipynb")
@@ -33,8 +35,38 @@ def page_files(docs: Path, lang: str) -> set[str]:
     return {p.relative_to(base).as_posix() for glob in PAGE_GLOBS for p in base.rglob(glob)}
 
 
+def _differences(rel: str, what: str, english: list[tuple[int, str]], spanish: list[tuple[int, str]]) -> list[Issue]:
+    """Name each item missing from, added to or moved in the Spanish page, with its line."""
+    issues = []
+    matcher = difflib.SequenceMatcher(a=[t for _, t in english], b=[t for _, t in spanish], autojunk=False)
+    for op, a1, a2, b1, b2 in matcher.get_opcodes():
+        if op in ("delete", "replace"):
+            issues += [Issue(f"{TARGET}/{rel}", f"missing {what} {text} (English line {line})")
+                       for line, text in english[a1:a2]]
+        if op in ("insert", "replace"):
+            issues += [Issue(f"{TARGET}/{rel}:{line}", f"{what} {text} is not in the English page")
+                       for line, text in spanish[b1:b2]]
+    return issues
+
+
+def _directives(text: str, where: str) -> list[tuple[int, str]]:
+    return [(d.line, f"'::: {' '.join((d.kind, *d.args))}'") for d in pages.directives(text, where)]
+
+
+def _ids(text: str) -> list[tuple[int, str]]:
+    body = pages.strip_front_matter(text)
+    offset = text[: len(text) - len(body)].count("\n")
+    lines = body.split("\n")
+    found = []
+    for level, heading, heading_id in pages.headings(text):
+        if level > 1:
+            line = next((i for i, t in enumerate(lines, 1) if t.strip().endswith(heading)), 0) + offset
+            found.append((line, f"#{heading_id}"))
+    return found
+
+
 def parity(docs: Path) -> list[Issue]:
-    """Same files, same snippet directives in the same order, same explicit heading ids."""
+    """Same files, same directives in the same order, same explicit heading ids."""
     issues: list[Issue] = []
     english, spanish = page_files(docs, SOURCE), page_files(docs, TARGET)
     issues += [Issue(f"{TARGET}/{p}", "missing translation of en/" + p) for p in sorted(english - spanish)]
@@ -44,18 +76,16 @@ def parity(docs: Path) -> list[Issue]:
             continue
         en_text = (docs / SOURCE / rel).read_text(encoding="utf-8")
         es_text = (docs / TARGET / rel).read_text(encoding="utf-8")
-        en_dirs = [(d.kind, d.arg) for d in pages.directives(en_text)]
-        es_dirs = [(d.kind, d.arg) for d in pages.directives(es_text)]
-        if en_dirs != es_dirs:
-            issues.append(Issue(f"{TARGET}/{rel}", f"snippet directives differ from English: {es_dirs} != {en_dirs}"))
+        try:
+            issues += _differences(rel, "directive", _directives(en_text, f"{SOURCE}/{rel}"),
+                                   _directives(es_text, f"{TARGET}/{rel}"))
+        except SourceError as exc:
+            issues.append(Issue(exc.path, str(exc).split(": ", 1)[1]))
         for lang, text in ((SOURCE, en_text), (TARGET, es_text)):
             for level, heading, heading_id in pages.headings(text):
                 if level > 1 and heading_id is None:
                     issues.append(Issue(f"{lang}/{rel}", f"heading without an explicit id: {heading!r}"))
-        en_ids = [h[2] for h in pages.headings(en_text) if h[0] > 1]
-        es_ids = [h[2] for h in pages.headings(es_text) if h[0] > 1]
-        if en_ids != es_ids:
-            issues.append(Issue(f"{TARGET}/{rel}", f"heading ids differ from English: {es_ids} != {en_ids}"))
+        issues += _differences(rel, "heading id", _ids(en_text), _ids(es_text))
     return issues
 
 

@@ -19,4 +19,4 @@ for prompt in ("walk : yesterday she", "comer : ayer nosotros"):
     top = probs.topk(5)
     print(f"{prompt} ...")
     for p, i in zip(top.values.tolist(), top.indices.tolist(), strict=True):
-        print(f"  {words[i]:<12} {p:.4f}")
+        print(f"  {words[i]:<12} {p:.3f}")

@@ -24,7 +24,7 @@ print("x", tuple(x.shape), "| W", tuple(W.shape), "| b", tuple(b.shape), "| targ
 # %% forward
 y = F.linear(x, W, b)  # scores, 4 x 600
 loss = F.cross_entropy(y, target)  # mean over the 4 rows of -log softmax(y)[target]
-print(f"loss {loss.item():.6f}")
+print(f"loss {loss.item():.4f}")
 print("predicted:", [words[i] for i in y.argmax(-1).tolist()])
 print("loss.grad_fn:", loss.grad_fn.name())
 
@@ -42,7 +42,9 @@ print("dL/dy", tuple(dy.shape), "| dL/dx", tuple(dx.shape), "| dL/dW", tuple(dW.
 loss.backward(retain_graph=True)  # keep the saved tensors: the next cell walks the graph by hand
 for name, mine, theirs in (("x", dx, x.grad), ("W", dW, W.grad), ("b", db, b.grad)):
     err = (mine - theirs).abs().max().item()
-    print(f"dL/d{name}: allclose {torch.allclose(mine, theirs, atol=1e-6)}, largest absolute error {err:.2e}")
+    # The exact error depends on the order of sums inside the libraries: print the bound, not the digits.
+    print(f"dL/d{name}: allclose {torch.allclose(mine, theirs, atol=1e-6)}, "
+          f"largest absolute error < 1e-6: {err < 1e-6}")
 
 # %% walk
 # Each node is callable: give it the gradient of its output, get those of its inputs
@@ -58,7 +60,7 @@ while node.name() != "AddmmBackward0":
     (grad,) = call(node, grad)
     print(f"{node.name():<22} -> gradient {tuple(grad.shape)}")
     node = node.next_functions[0][0]
-print(f"{node.name():<22} receives dL/dy; largest difference from ours: {(grad - dy).abs().max():.2e}")
+print(f"{node.name():<22} receives dL/dy; largest difference from ours < 1e-6: {(grad - dy).abs().max() < 1e-6}")
 g_bias, g_x, g_wt = call(node, grad)
 print("its inputs, in next_functions order:", [f[0].name().split("::")[-1] for f in node.next_functions])
 t_node = node.next_functions[2][0]

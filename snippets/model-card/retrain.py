@@ -1,11 +1,23 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 600
-# deps = ["scripts/minigpt", "scripts/train_minigpt.py"]
+# deps = ["scripts/minigpt"]
 # ///
-import train_minigpt
+from minigpt import load_checkpoint
+from minigpt.retrain import TOLERANCE, retrain
+from minigpt.train import Recipe
 
 # Train from scratch with the committed recipe (one thread, seed 0), then compare
-# every tensor with the committed checkpoint. Exit status 1 if any differs.
-status = train_minigpt.main(["--check"])
-raise SystemExit(status)
+# the result with the committed checkpoint. Exit status 1 unless it reproduces it.
+fresh, result = retrain(log=lambda line: None)
+recipe, summary, committed = Recipe(), fresh["summary"], load_checkpoint()["summary"]
+print(f"retrained from scratch: {recipe.epochs} epochs over {summary['train_sentences']:,} sentences, "
+      f"one thread, seed {recipe.seed}")
+print(f"final training loss: {summary['final_train_loss']:.2f}")
+print(f"verb-slot accuracy: training {summary['train_slot_accuracy']:.2%}, held out "
+      f"{summary['heldout_slot_accuracy']:.2%} (committed model: {committed['train_slot_accuracy']:.2%}, "
+      f"{committed['heldout_slot_accuracy']:.2%})")
+print(f"held-out prompts predicted as the committed model does: {result.same_predictions} of {result.prompts}")
+print(f"every weight within {TOLERANCE:g} of the committed one: {result.largest_difference <= TOLERANCE}")
+print(f"reproduces the committed model: {result.reproduces}")
+raise SystemExit(0 if result.reproduces else 1)

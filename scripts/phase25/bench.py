@@ -1,0 +1,177 @@
+"""``python -m phase25 bench``: build and execution figures, side by side in one run (not a test).
+
+1. Warm rebuild: ``mkdocs build`` with nothing stale, against the same site whose
+   outputs are pasted in as plain code blocks (no hook at all). Target <= 1.15x.
+2. Cold execution of every CPU snippet: fresh interpreters one at a time (the sum
+   of single runs), fresh interpreters on all cores, and runs forked from warm
+   interpreters on all cores. Targets: fresh on N cores <= 1.2x the sum / N;
+   warm <= 0.75x fresh; warm records byte-identical to fresh ones, snippet by snippet.
+3. Executions per build: none when nothing changed, one when one snippet changed,
+   one per (snippet, device) when all are stale, never doubled by the two languages.
+
+A failed run or build is a figure too: which one, and why. The others are still measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import pages, records, runner
+from .catalog import Catalog
+from .paths import REPO_ROOT, Layout, copy_project
+
+EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
+
+
+def build(root: Path, *, execute: bool = True) -> tuple[float, str, int]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}
+    started = time.perf_counter()
+    result = subprocess.run([str(Path(sys.executable).parent / "mkdocs"), "build", "--strict", "-d",
+                             str(root / "site")], cwd=root, env=env, capture_output=True, text=True, check=False)
+    return time.perf_counter() - started, result.stderr, result.returncode
+
+
+def _fence(text: str) -> str:
+    ticks = "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    return f"{ticks}text\n{text.rstrip()}\n{ticks}\n"
+
+
+def make_plain_copy(target: Path) -> Path:
+    """The same site with every directive replaced by plain code blocks, and no hook."""
+    copy_project(target)
+    catalog = Catalog(Layout.of(target))
+    for md in (target / "docs").rglob("*.md"):
+        text = md.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        for directive in reversed(pages.directives(text, str(md))):
+            replacement = ""
+            if directive.kind == "snippet":
+                snippet = catalog.snippets[directive.arg]
+                blocks = ["```python\n" + snippet.code.rstrip() + "\n```\n"]
+                for device in snippet.header.devices:
+                    record = catalog.view(snippet.id, device).record
+                    if record:
+                        blocks.append(_fence(record.stdout + record.stderr))
+                replacement = "\n".join(blocks)
+            lines[directive.line - 1 : directive.end] = [replacement]
+        md.write_text("\n".join(lines), encoding="utf-8")
+    config = (target / "mkdocs.yml").read_text(encoding="utf-8")
+    (target / "mkdocs.yml").write_text(re.sub(r"^hooks:\n(  - .*\n)+", "", config, flags=re.MULTILINE),
+                                       encoding="utf-8")
+    return target
+
+
+def warm_rebuild(work: Path, repeat: int) -> dict:
+    real, plain = copy_project(work / "real"), make_plain_copy(work / "plain")
+    for root, execute in ((real, True), (plain, False)):  # warm the OS caches and .pyc files
+        _, log, code = build(root, execute=execute)
+        if code:
+            return {"failed": f"the build of {root.name} failed: {log.strip().splitlines()[-1:]}"}
+    times: dict[str, list[float]] = {"real": [], "plain": []}
+    for _ in range(repeat):  # interleaved, so drift in machine load hits both alike
+        times["real"].append(build(real)[0])
+        times["plain"].append(build(plain, execute=False)[0])
+    real_s, plain_s = statistics.median(times["real"]), statistics.median(times["plain"])
+    return {"real_s": round(real_s, 3), "plain_s": round(plain_s, 3), "ratio": round(real_s / plain_s, 3)}
+
+
+def _execute_all(work: Path, name: str, jobs: int, warm: bool) -> tuple[runner.Outcome, Layout]:
+    layout = Layout(REPO_ROOT, REPO_ROOT / "snippets", work / name)
+    catalog = Catalog(layout)
+    todo, _ = runner.plan(catalog, ["cpu"], force=True)
+    outcome = runner.run(catalog, todo, workers=jobs, warm=warm, progress=runner.Progress(len(todo), io.StringIO()),
+                         estimates=Catalog(Layout.of(REPO_ROOT)))
+    return outcome, layout
+
+
+def cold_execution(work: Path, jobs: int) -> dict:
+    one, _ = _execute_all(work, "fresh-1", 1, warm=False)
+    fresh, fresh_layout = _execute_all(work, "fresh-n", jobs, warm=False)
+    warm, _ = _execute_all(work, "warm-n", jobs, warm=True)
+    total = sum(r.run["wall_s"] for r in one.executed)
+    longest = max((r.run["wall_s"] for r in one.executed), default=0.0)
+    volatile = {s.id: s.header.volatile for s in Catalog(Layout.of(REPO_ROOT)).snippets.values()}
+    differ = [r.snippet for r in warm.executed
+              if (other := records.load(fresh_layout, r.snippet, "cpu")) is None
+              or records.comparable(other.output(), volatile[r.snippet]) != records.comparable(r.output(),
+                                                                                              volatile[r.snippet])]
+    failed = sorted({f"{r.snippet}: {r.error}" for o in (one, fresh, warm) for r in o.failures})
+    ideal = total / jobs if jobs else total
+    return {
+        "runs": len(one.executed), "workers": jobs, "sum_single_s": round(total, 2),
+        "longest_single_s": round(longest, 2),
+        "fresh_parallel_s": round(fresh.wall_s, 2), "fresh_ratio": round(fresh.wall_s / ideal, 3) if ideal else None,
+        "bound_by_longest_run": round(max(longest, ideal) / ideal, 3) if ideal else None,
+        "warm_parallel_s": round(warm.wall_s, 2), "warm_over_fresh": round(warm.wall_s / fresh.wall_s, 3),
+        "warm_runs": sum(1 for r in warm.executed if r.run.get("mode") == "warm"),
+        "warm_outputs_differing_from_fresh": differ, "failed": failed, "notes": warm.notes,
+    }
+
+
+def execution_counts(work: Path) -> dict:
+    project = copy_project(work / "counts")
+    counts: dict[str, int | str] = {}
+
+    def executions(label: str) -> None:
+        _, log, code = build(project)
+        counts[label] = len(EXECUTION_LINE.findall(log))
+        if code:
+            counts[f"{label}_failed"] = log.strip().splitlines()[-1] if log.strip() else f"exit status {code}"
+
+    executions("nothing_changed")
+    snippet = project / "snippets" / "00-orientation" / "dispatch_keys.py"
+    snippet.write_text(snippet.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    executions("one_snippet_edited")
+    for record in (project / "records").rglob("*.json"):  # keep the folder: mkdocs.yml watches it
+        record.unlink()
+    counts["cpu_pairs"] = sum(1 for s in Catalog(Layout.of(project)).snippets.values() if "cpu" in s.header.devices)
+    executions("all_stale")
+    return counts
+
+
+def report(figures: dict) -> str:
+    w, c, e = figures["warm_rebuild"], figures["cold_execution"], figures["executions_per_build"]
+    lines = []
+    if "failed" in w:
+        lines.append(f"warm rebuild      not measured: {w['failed']}")
+    else:
+        lines.append(f"warm rebuild      {w['real_s']:.2f} s vs {w['plain_s']:.2f} s with plain code blocks: "
+                     f"{w['ratio']:.2f}x (target <= 1.15x)")
+    lines.append(f"cold execution    {c['runs']} CPU runs; one at a time {c['sum_single_s']:.1f} s in all; on "
+                 f"{c['workers']} workers, fresh interpreters {c['fresh_parallel_s']:.1f} s ({c['fresh_ratio']}x the "
+                 f"sum / workers, target <= 1.2x; the longest run alone bounds it at {c['bound_by_longest_run']}x)")
+    lines.append(f"warm interpreters {c['warm_parallel_s']:.1f} s on {c['workers']} workers, {c['warm_runs']} runs "
+                 f"forked: {c['warm_over_fresh']}x the fresh figure (target <= 0.75x); outputs differing from fresh "
+                 f"runs: {len(c['warm_outputs_differing_from_fresh'])} {c['warm_outputs_differing_from_fresh']}")
+    lines += [f"failed run        {failure}" for failure in c["failed"]]
+    lines.append(f"executions        nothing changed: {e['nothing_changed']}, one snippet edited: "
+                 f"{e['one_snippet_edited']}, all stale: {e['all_stale']} (CPU pairs: {e['cpu_pairs']}; two "
+                 "languages built each time)")
+    lines += [f"failed build      {k}: {v}" for k, v in e.items() if k.endswith("_failed")]
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="phase25-bench-") as tmp:
+        work = Path(tmp)
+        figures = {
+            "machine": {"cores": os.cpu_count(), "python": sys.version.split()[0]},
+            "warm_rebuild": warm_rebuild(work, args.repeat),
+            "cold_execution": cold_execution(work, args.jobs),
+            "executions_per_build": execution_counts(work),
+        }
+    print(report(figures))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,107 @@
+"""The catalog: every snippet, its record on each device, and whether that record can be shown.
+
+Computed once per build and once per command, then read by every consumer: the
+runner's plan, the MkDocs adapter, the execution report, the labs and the
+benchmark. A record is *current* when it was made from the snippet as it is now
+(source and declared dependencies), in the environment the runner gives it now,
+and, for CPU records, with the torch installed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import metadata
+
+from . import environment, records
+from .paths import Layout
+from .records import Record, RecordError
+from .snippets import Snippet, discover, source_sha256
+
+# What a reader is told about a (snippet, device): the state, or how a current run ended.
+VERDICTS = ("current", "failed", "timeout", "stale", "missing", "corrupt")
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """Why a record can or cannot be shown."""
+
+    state: str  # "current" | "missing" | "stale" | "corrupt"
+    reason: str = ""
+    record: Record | None = None
+
+    @property
+    def verdict(self) -> str:
+        """The state, except that a current record of a failed run says how it failed."""
+        if self.state == "current" and self.record is not None and self.record.status != "ok":
+            return self.record.status
+        return self.state
+
+    def is_problem(self, device: str) -> bool:
+        """Anything but a usable record; a CUDA record not captured yet is a gap, not a problem."""
+        return self.verdict != "current" and not (device == "cuda" and self.verdict == "missing")
+
+
+def installed_torch() -> str | None:
+    """torch's version on this machine, read without importing torch."""
+    try:
+        return metadata.version("torch").split("+")[0]
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def judge(snippet: Snippet, device: str, digest: str, record: Record | None, torch: str | None) -> Freshness:
+    """Compare a record with the snippet as it is now; CUDA records are judged on source and environment."""
+    if record is None:
+        return Freshness("missing", "no record")
+    if record.source_sha256 != digest:
+        return Freshness("stale", "the snippet (or a declared dependency) changed since it was recorded", record)
+    if record.env_key != environment.env_key(snippet, device):
+        return Freshness("stale", "the snippet's environment or the runner's pins changed", record)
+    recorded = record.provenance.get("torch")
+    if device == "cpu" and torch and recorded and recorded != torch:
+        return Freshness("stale", f"recorded with torch {recorded}, this machine has {torch}", record)
+    return Freshness("current", "", record)
+
+
+class Catalog:
+    """Snippets, source hashes and the freshness of every (snippet, device), read once."""
+
+    def __init__(self, layout: Layout, torch: str | None = None) -> None:
+        self.layout = layout
+        self.torch = torch
+        self.snippets: dict[str, Snippet] = {s.id: s for s in discover(layout)}
+        self.digests = {sid: source_sha256(s, layout) for sid, s in self.snippets.items()}
+        self.views: dict[tuple[str, str], Freshness] = {}
+        for snippet in self.snippets.values():
+            for device in snippet.header.devices:
+                self.views[(snippet.id, device)] = self._read(snippet, device)
+
+    @classmethod
+    def here(cls, layout: Layout) -> Catalog:
+        """The catalog as this machine judges it (its installed torch)."""
+        return cls(layout, installed_torch())
+
+    def _read(self, snippet: Snippet, device: str) -> Freshness:
+        try:
+            record = records.load(self.layout, snippet.id, device)
+        except RecordError as exc:
+            return Freshness("corrupt", str(exc))
+        return judge(snippet, device, self.digests[snippet.id], record, self.torch)
+
+    def view(self, snippet_id: str, device: str) -> Freshness:
+        return self.views[(snippet_id, device)]
+
+    def update(self, record: Record) -> None:
+        """Take a record the runner just wrote, without reading the disk again."""
+        snippet = self.snippets[record.snippet]
+        self.views[(record.snippet, record.device)] = judge(
+            snippet, record.device, self.digests[record.snippet], record, self.torch
+        )
+
+    def problems(self) -> list[str]:
+        """Every record a strict build refuses, wherever it is shown (or not shown)."""
+        return [
+            f"snippets/{sid}.py ({device}): {fresh.verdict}: {fresh.reason or (fresh.record and fresh.record.error)}"
+            for (sid, device), fresh in sorted(self.views.items())
+            if fresh.is_problem(device)
+        ]

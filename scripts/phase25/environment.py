@@ -1,0 +1,81 @@
+"""The environment every run gets, and the key that ties a record to it.
+
+Output must depend on the code, not on the shell that launched the runner or on
+the CPU it ran on. Two groups of variables see to that:
+
+- ``PINNED_ENV``, for every run: hashing, time zone, locale, terminal width;
+- ``CPU_ENV``, for CPU runs: no GPU, two threads, and math libraries whose
+  results do not depend on the CPU's vendor or best instruction set.
+
+Why each CPU pin: ATen's own kernels are compiled once per ISA and picked at run
+time, so ``ATEN_CPU_CAPABILITY=avx2`` selects the same machine code on every
+x86-64 CPU with AVX2. MKL picks its code path by vendor as well as ISA (on AMD
+it refuses an AVX2 reproducibility branch and falls back to its own choice), so
+``MKL_CBWR=COMPATIBLE,STRICT`` asks for the one branch MKL guarantees to give
+the same bits on every x86-64 CPU, whatever the memory alignment. oneDNN is
+capped at AVX2 like ATen. numpy's OpenBLAS gets one thread, so no thread exists
+before a run is forked from a warm interpreter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from . import normalize
+from .snippets import Snippet
+
+PINNED_ENV = {
+    "PYTHONHASHSEED": "0",
+    "PYTHONUNBUFFERED": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONIOENCODING": "utf-8",
+    "TZ": "UTC",
+    "LC_ALL": "C.UTF-8",
+    "COLUMNS": "100",
+    "OPENBLAS_NUM_THREADS": "1",
+}
+CPU_ENV = {
+    "CUDA_VISIBLE_DEVICES": "",
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "MKL_CBWR": "COMPATIBLE,STRICT",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+    "OMP_NUM_THREADS": "2",
+}
+# Variables a run forked from a warm interpreter may set after the fork: torch reads the
+# first two again when its logging is re-initialized (bootstrap does that), MKL reads its
+# verbose switch at its first call. Runs that differ only in these share a warm one.
+# (TORCH_TRACE is not among them: its trace handler is set up once, at import.)
+LATE = ("TORCH_LOGS", "TORCH_LOGS_FORMAT", "MKL_VERBOSE")
+# The pins that decide which kernels compute: training the running example uses them too.
+MATH_PINS = {name: CPU_ENV[name] for name in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")}
+
+
+def run_env(snippet: Snippet, device: str) -> dict[str, str]:
+    """The variables a run of ``snippet`` on ``device`` gets on top of the inherited ones."""
+    env = dict(PINNED_ENV)
+    if device == "cpu":
+        env.update(CPU_ENV)
+    env.update(snippet.header.env)
+    return env
+
+
+def warm_env(snippet: Snippet, device: str, inherited: dict[str, str]) -> dict[str, str]:
+    """The environment of the warm interpreter a run can be forked from: all but the late variables."""
+    env = {**inherited, **run_env(snippet, device)}
+    return {k: v for k, v in env.items() if k not in LATE}
+
+
+def env_key(snippet: Snippet, device: str) -> str:
+    """Everything besides the source that decides what a run prints; part of every record."""
+    material = {
+        "device": device,
+        "env": run_env(snippet, device),
+        "normalizer": normalize.VERSION,
+        "expect_error": snippet.header.expect_error and vars(snippet.header.expect_error),
+        "artifacts": snippet.header.artifacts,
+        "cells": snippet.header.cells,
+    }
+    if snippet.header.publish:
+        material["publish"] = snippet.header.publish
+    return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]

@@ -1,0 +1,22 @@
+"""One kind of error for every bad input: it names the file, and the line when there is one.
+
+The command line prints it as one line and exits with status 2; the MkDocs
+adapter turns it into a build error. Neither shows a traceback, because the
+mistake is in the project's files, not in this code.
+"""
+
+from __future__ import annotations
+
+
+class SourceError(ValueError):
+    """A file of the project that cannot be used as it is."""
+
+    def __init__(self, path: str, message: str, line: int | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.message = message
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+class Interrupted(Exception):
+    """The user stopped a run (Ctrl-C or SIGTERM); everything it started is gone."""

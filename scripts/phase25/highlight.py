@@ -1,0 +1,62 @@
+"""Syntax highlighting of code and artifacts, kept on disk between builds.
+
+Both languages render the same code blocks, and a warm rebuild renders them
+again: each block is highlighted once, keyed by its content, and the HTML is
+kept in memory and in a cache folder, so Pygments runs only for new code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+from pathlib import Path
+
+import pygments
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer, TextLexer, get_lexer_for_filename
+from pygments.util import ClassNotFound
+
+
+def escape(value: str) -> str:
+    """HTML-escape, and neutralise characters later stages might read as syntax."""
+    return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
+
+
+class Highlighter:
+    """Highlights blocks; ``cache`` is a folder to keep them in, or None for memory only."""
+
+    def __init__(self, cache: Path | None = None) -> None:
+        self.cache = cache
+        self.memory: dict[str, str] = {}
+
+    def block(self, source: str, filename: str | None = None, classes: str = "") -> str:
+        key = hashlib.sha256(f"{pygments.__version__}\0{filename}\0{classes}\0{source}".encode()).hexdigest()
+        if key in self.memory:
+            return self.memory[key]
+        stored = self.cache / f"{key}.html" if self.cache else None
+        if stored is not None and stored.exists():
+            block = stored.read_text(encoding="utf-8")
+        else:
+            block = _highlight(source, filename, classes)
+            if stored is not None:  # atomically: two builds may share the cache
+                stored.parent.mkdir(parents=True, exist_ok=True)
+                partial = stored.with_name(f".{stored.name}.{os.getpid()}.tmp")
+                partial.write_text(block, encoding="utf-8")
+                os.replace(partial, stored)
+        self.memory[key] = block
+        return block
+
+
+def _highlight(source: str, filename: str | None, classes: str) -> str:
+    if filename:
+        try:
+            lexer = get_lexer_for_filename(filename)
+        except ClassNotFound:
+            lexer = TextLexer()
+    else:
+        lexer = PythonLexer()
+    body = highlight(source, lexer, HtmlFormatter(nowrap=True))
+    body = body.replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
+    return f'<div class="highlight {classes}"><pre><span></span><code>{body}</code></pre></div>'

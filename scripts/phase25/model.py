@@ -1,0 +1,20 @@
+"""``python -m phase25 model``: retrain the running example with the runner's math pins.
+
+The pins decide which kernels compute and are read when torch is imported, so
+the training runs in a child interpreter that starts with them set.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from .environment import MATH_PINS
+from .paths import Layout
+
+
+def main(layout: Layout, *, check: bool) -> int:
+    env = {**os.environ, **MATH_PINS, "PYTHONPATH": str(layout.root / "scripts")}
+    command = [sys.executable, "-m", "minigpt.retrain", *(["--check"] if check else [])]
+    return subprocess.run(command, env=env, cwd=layout.root, check=False).returncode

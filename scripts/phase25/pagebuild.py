@@ -1,0 +1,101 @@
+"""One page from Markdown to HTML: directives out before Markdown runs, their HTML in after it.
+
+``prepare`` replaces each directive line with a placeholder and renders the
+directive; the bodies of ``note`` and ``pending`` directives stay in the
+Markdown, between markers, so that Markdown renders them like the rest of the
+page (links, code, emphasis). ``finish`` puts each rendered directive at its
+placeholder and moves each body into the device tab it belongs to. The MkDocs
+adapter calls both around MkDocs' own conversion; the tests call
+:func:`render_markdown`, which does the same with Python-Markdown in-process.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import pages
+from .render import Page, Problem, render
+
+SLOT = "<!--phase25-slot-{}-->"
+_SLOT = re.compile(r"(?:<p>)?<!--phase25-slot-(\d+)-->(?:</p>)?")
+_BODY = re.compile(r"(?:<p>)?<!--phase25-body-begin (\d+)-->(?:</p>)?(?P<html>.*?)"
+                   r"(?:<p>)?<!--phase25-body-end \1-->(?:</p>)?", re.DOTALL)
+_BODY_SLOT = re.compile(r"<!--phase25-body-slot (\d+)-->")
+
+
+@dataclass
+class Prepared:
+    markdown: str
+    slots: dict[int, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    body_lines: dict[int, int] = field(default_factory=dict)  # body number -> its directive's line
+    body_targets: dict[int, str] = field(default_factory=dict)  # body number -> snippet id
+
+
+def prepare(markdown: str, page: Page) -> Prepared:
+    """Render every directive of a page; a malformed directive raises SourceError (file and line)."""
+    found = pages.directives(markdown, page.where)
+    prepared = Prepared(markdown)
+    for number, directive in enumerate(found):
+        if directive.kind in pages.WITH_BODY:
+            page.bodies.setdefault((directive.kind, *directive.target), []).append(number)
+            prepared.body_lines[number] = directive.line
+            prepared.body_targets[number] = directive.target[0]
+    lines = markdown.split("\n")
+    results = [render(directive, page) for directive in found]  # in page order: tab ids count up
+    for number, directive in reversed(list(enumerate(found))):
+        rendered = results[number]
+        prepared.problems += rendered.problems
+        indent = directive.indent
+        if directive.kind in pages.WITH_BODY:
+            body = [indent + line if line.strip() else "" for line in directive.body.split("\n")]
+            lines[directive.line - 1 : directive.end] = [
+                f"{indent}<!--phase25-body-begin {number}-->", "", *body, "",
+                f"{indent}<!--phase25-body-end {number}-->",
+            ]
+        else:
+            prepared.slots[number] = rendered.html
+            lines[directive.line - 1] = indent + SLOT.format(number)
+    prepared.problems.sort(key=lambda p: p.line)
+    prepared.markdown = "\n".join(lines)
+    return prepared
+
+
+def finish(html: str, prepared: Prepared, shown: set[str]) -> tuple[str, list[Problem]]:
+    """Fill the placeholders; ``shown`` is the snippets the page shows (bodies need theirs)."""
+    problems: list[Problem] = []
+    seen: set[int] = set()
+
+    def fill(match: re.Match[str]) -> str:
+        seen.add(int(match.group(1)))
+        return prepared.slots.get(int(match.group(1)), "")
+
+    html = _SLOT.sub(fill, html)
+    for number in sorted(set(prepared.slots) - seen):
+        problems.append(Problem(0, f"directive #{number + 1} did not survive Markdown (inside raw HTML?)"))
+    bodies: dict[int, str] = {}
+
+    def take(match: re.Match[str]) -> str:
+        bodies[int(match.group(1))] = match.group("html").strip()
+        return ""
+
+    html = _BODY.sub(take, html)
+    html = _BODY_SLOT.sub(lambda m: f'<div class="device-note">{bodies.get(int(m.group(1)), "")}</div>', html)
+    for number, snippet_id in prepared.body_targets.items():
+        if snippet_id not in shown:
+            problems.append(Problem(prepared.body_lines[number],
+                                    f"a note on {snippet_id}, which this page does not show"))
+    return html, problems
+
+
+def render_markdown(markdown: str, page: Page, extensions: list | None = None) -> tuple[str, list[Problem]]:
+    """A whole page in-process, as the site renders it: for tests and quick checks."""
+    import markdown as md
+
+    prepared = prepare(markdown, page)
+    converter = md.Markdown(extensions=extensions or ["admonition", "attr_list", "md_in_html", "pymdownx.details",
+                                                      "pymdownx.superfences"])
+    shown = {d.arg for d in pages.directives(markdown, page.where) if d.kind == "snippet"}
+    html, problems = finish(converter.convert(prepared.markdown), prepared, {s for s in shown if s})
+    return html, prepared.problems + problems

@@ -1,0 +1,76 @@
+"""The two report directives: the execution report (every run's state) and a drift report (an upgrade)."""
+
+from __future__ import annotations
+
+from . import drift
+from .catalog import VERDICTS
+from .highlight import escape
+from .i18n import number, text
+from .pages import Directive
+from .render import DEVICE_LABELS, Page, Problem, Rendered, admonition
+
+
+def _table(classes: str, heads: list[str], rows: list[str]) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in heads)
+    return f'<table class="{classes}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def execution_report(directive: Directive, page: Page) -> Rendered:
+    """Every (snippet, device): its state, wall time, torch, where and when it ran."""
+    lang, catalog = page.lang, page.catalog
+    rows, tally = [], {"ok": 0, "missing": 0, "bad": 0}
+    for (snippet_id, device), fresh in sorted(catalog.views.items()):
+        verdict = fresh.verdict
+        assert verdict in VERDICTS
+        tally["ok" if verdict == "current" else "bad" if fresh.is_problem(device) else "missing"] += 1
+        rec = fresh.record
+        cells = [
+            f"<code>{escape(snippet_id)}</code>",
+            escape(DEVICE_LABELS[device]),
+            escape(text(lang, f"status_{verdict}")),
+            escape(f"{number(lang, rec.run['wall_s'])} s") if rec else "—",
+            escape(str(rec.provenance.get("torch", "—"))) if rec else "—",
+            escape(str(rec.provenance.get("device_name", "—"))) if rec else "—",
+            escape(str(rec.run.get("date", "—"))) if rec else "—",
+        ]
+        rows.append(f'<tr class="report-{verdict}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    summary = text(lang, "report_summary", total=len(catalog.views), snippets=len(catalog.snippets), **tally)
+    heads = [text(lang, k) for k in ("report_snippet", "report_device", "report_status", "report_wall",
+                                     "report_torch", "report_where", "report_date")]
+    return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + _table("execution-report", heads, rows))
+
+
+def drift_report(directive: Directive, page: Page) -> Rendered:
+    """A drift report: one row per snippet with its kind of change, each diff one click away."""
+    lang, name = page.lang, directive.arg or ""
+    try:
+        report = drift.load(page.layout.root, name)
+    except (OSError, ValueError) as exc:
+        return Rendered(admonition("failure", "Drift report", escape(str(exc))),
+                        [Problem(directive.line, f"drift report {name!r} cannot be read: {exc}")])
+    problems = [Problem(directive.line, f"drift report {name}: {p}") for p in drift.problems(report)]
+    if problems:
+        return Rendered(admonition("failure", "Drift report", escape(problems[0].message)), problems)
+    tally = drift.counts(report)
+    summary = text(lang, "drift_summary", total=len(report["entries"]),
+                   a=report["a"].get("build") or report["a"]["torch"], a_date=report["a"]["date"],
+                   b=report["b"].get("build") or report["b"]["torch"], b_date=report["b"]["date"],
+                   changed=tally["changed"], unchanged=tally["unchanged"],
+                   other=tally["only-a"] + tally["only-b"] + tally["missing"])
+    classes = text(lang, "drift_classes", real=tally["real"], build=tally["build"], lines=tally["line-numbers"])
+    rows, details = [], []
+    for entry in report["entries"]:
+        digest = page.catalog.digests.get(entry["snippet"])
+        edited = digest is not None and entry["source_sha256"]["a"] not in (None, digest)
+        note = f" ({text(lang, 'drift_edited')})" if edited else ""
+        kind = text(lang, f"drift_kind_{entry['kind'] or 'none'}")
+        rows.append(f'<tr class="drift-{entry["state"]}" data-kind="{entry["kind"] or ""}">'
+                    f'<td><code>{escape(entry["snippet"])}</code></td>'
+                    f"<td>{escape(text(lang, 'drift_' + entry['state']) + note)}</td><td>{escape(kind)}</td></tr>")
+        if entry["diff"]:
+            details.append(f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '
+                           f"<code>{escape(entry['snippet'])}</code> ({escape(kind)})</summary>"
+                           f'<div class="highlight"><pre><code>{escape(entry["diff"])}</code></pre></div></details>')
+    heads = [text(lang, "report_snippet"), text(lang, "report_status"), text(lang, "drift_kind")]
+    return Rendered(f'<p class="drift-summary">{escape(summary)}</p><p class="drift-classes">{escape(classes)}</p>'
+                    + _table("drift-report", heads, rows) + "".join(details))

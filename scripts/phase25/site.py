@@ -1,0 +1,178 @@
+"""The MkDocs adapter: MkDocs' events, each handed to the module that does the work.
+
+mkdocs-static-i18n builds each language by running MkDocs' build again with the
+same config object, so everything costly (the catalog, the execution of stale
+runs, the labs and translation checks) happens once per config object and is
+reused by every language. Pages only ever read records. Every problem is logged
+as a warning naming the page and line, so ``mkdocs build --strict`` refuses it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import i18n, labs, pagebuild, runner, translations, workarounds
+from .catalog import Catalog
+from .errors import Interrupted, SourceError
+from .highlight import Highlighter, escape
+from .pages import FRONT_MATTER
+from .paths import Layout
+from .render import Page, admonition, published_url
+
+try:
+    from mkdocs.plugins import event_priority
+except ImportError:  # only MkDocs imports this module; keep it importable for the tests' sake
+
+    def event_priority(priority):  # type: ignore[no-redef]
+        return lambda f: f
+
+log = logging.getLogger("mkdocs.plugins.phase25")
+MERMAID = "assets/javascripts/mermaid-11.17.2.min.js"
+
+
+@dataclass
+class Build:
+    """What one build knows, shared by all its languages."""
+
+    config: object
+    catalog: Catalog
+    highlighter: Highlighter
+    prepared: dict[str, tuple[pagebuild.Prepared, set[str], int]] = field(default_factory=dict)
+
+
+_BUILD: Build | None = None
+
+
+def _fail(message: str):
+    from mkdocs.exceptions import PluginError
+
+    return PluginError(message)
+
+
+def _execute(catalog: Catalog) -> None:
+    todo, _ = runner.plan(catalog, ["cpu"])
+    if not todo:
+        return
+    log.info("phase25: executing %d stale CPU run(s)", len(todo))
+    outcome = runner.run(catalog, todo, workers=os.cpu_count() or 1)
+    for note in outcome.notes:
+        log.info("phase25: %s", note)
+    for intrusion in outcome.intrusions:
+        log.warning("phase25: %s", intrusion)
+    for record in outcome.failures:
+        log.warning("snippet %s (cpu) %s: %s", record.snippet, record.status, record.error)
+
+
+def on_pre_build(config) -> None:
+    global _BUILD  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
+    workarounds.keep_notebook_cache(config)
+    if _BUILD is not None and _BUILD.config is config:
+        return  # another language of the same build
+    layout = Layout.of(Path(config.config_file_path).parent)
+    local = os.environ.get("PHASE25_EXECUTE") == "1"
+    try:
+        catalog = Catalog.here(layout)
+        if local:
+            _execute(catalog)
+        docs = Path(config.docs_dir)
+        if local:  # a local build brings the notebooks up to date
+            for path in labs.write_all(catalog, docs):
+                log.info("phase25: regenerated %s", path.relative_to(docs))
+        issues = [*labs.stale(catalog, docs), *(str(i) for i in translations.parity(docs))]
+    except (SourceError, KeyError) as exc:
+        raise _fail(str(exc)) from None
+    except Interrupted as exc:
+        raise _fail(str(exc)) from None
+    for issue in issues:
+        log.warning("%s", issue)
+    for problem in catalog.problems():
+        log.warning("record: %s", problem)
+    for issue in translations.outdated(docs):
+        log.info("translation outdated: %s", issue)
+    _BUILD = Build(config, catalog, Highlighter(layout.root / ".cache" / "phase25" / "highlight"))
+
+
+@event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
+def on_files(files, config):
+    return workarounds.notebooks_as_pages(files, config)
+
+
+def _lang(page) -> str:
+    first = page.file.src_uri.split("/", 1)[0]
+    return first if first in i18n.LANGUAGES else i18n.DEFAULT
+
+
+def _front_matter_lines(page) -> int:
+    try:
+        raw = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+    except (OSError, TypeError):
+        return 0
+    match = FRONT_MATTER.match(raw)
+    return match.group(0).count("\n") if match else 0
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    assert _BUILD is not None
+    where = f"docs/{page.file.src_uri}"
+    view = Page(_lang(page), where, _BUILD.catalog, _BUILD.highlighter, "../" * page.url.count("/"))
+    try:
+        prepared = pagebuild.prepare(markdown, view)
+    except SourceError as exc:
+        offset = _front_matter_lines(page)
+        raise _fail(f"{where}:{(exc.line or 0) + offset}: {exc.message}") from None
+    shown = {arg for arg in re.findall(r"^[ \t]*::: snippet[ \t]+(\S+)", markdown, re.MULTILINE)}
+    _BUILD.prepared[page.file.src_uri] = (prepared, shown, _front_matter_lines(page))
+    return prepared.markdown
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    assert _BUILD is not None
+    prepared, shown, offset = _BUILD.prepared.pop(page.file.src_uri)
+    html, late = pagebuild.finish(html, prepared, shown)
+    for problem in sorted(prepared.problems + late, key=lambda p: p.line):
+        line = f":{problem.line + offset}" if problem.line else ""
+        log.warning("docs/%s%s: %s", page.file.src_uri, line, problem.message)
+    if _lang(page) == translations.TARGET and (notice := _translation_notice(page, config)):
+        end = html.find("</h1>")
+        at = end + len("</h1>") if end >= 0 else 0
+        html = html[:at] + notice + html[at:]
+    return html
+
+
+def _translation_notice(page, config) -> str:
+    """A notice on an outdated Spanish page, linking to its English original."""
+    rel = page.file.src_uri.split("/", 1)[1]
+    reason = translations.freshness(Path(config.docs_dir), rel)
+    if reason is None:
+        return ""
+    # Built after Markdown, so static-i18n does not localize the link back to Spanish.
+    english_url = "../" * page.url.count("/") + page.url.split("/", 1)[1]
+    body = escape(i18n.text(translations.TARGET, "outdated", english_url="@@URL@@"))
+    body = body.replace("[", f'<a hreflang="en" href="{english_url}">', 1)
+    body = re.sub(r"\]\(@@URL@@\)", "</a>", body)
+    return admonition("warning", i18n.text(translations.TARGET, "outdated_title"), body)
+
+
+def on_post_page(output: str, page, config) -> str:
+    output = workarounds.search_base(output, _lang(page))
+    if 'class="mermaid' in output:  # Mermaid (3.5 MB) only on the pages that draw a diagram
+        script = f'<script src="{"../" * page.url.count("/")}{MERMAID}"></script>'
+        output = re.sub(r'(<script src="[^"]*assets/javascripts/bundle\.)', script + r"\1", output, count=1)
+    return output
+
+
+@event_priority(-200)  # after static-i18n has built every language and merged the search index
+def on_post_build(config) -> None:
+    site = Path(config.site_dir)
+    if _BUILD is not None:
+        for fresh in _BUILD.catalog.views.values():
+            if fresh.state == "current" and fresh.record is not None:
+                for name, content in fresh.record.published.items():
+                    target = site / published_url(fresh.record, name)
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_text(content, encoding="utf-8")
+    workarounds.split_search_index(site)

@@ -1,0 +1,209 @@
+"""The supervisor of one run: starts the snippet, reports how it ended, and leaves nothing behind.
+
+Each run has its own supervisor process, between the runner and the snippet. It
+is a *child subreaper* (Linux ``PR_SET_CHILD_SUBREAPER``): anything the snippet
+starts and orphans, even a process that left for a session of its own, becomes
+the supervisor's child instead of init's, so the supervisor can find and kill
+every process of its run, and no other run's.
+
+It talks to the runner over a socket, one JSON object per line:
+runner -> supervisor ``{"spec": ...}`` (fresh runs) and ``{"kill": true}``;
+supervisor -> runner ``{"started": pid}`` and ``{"exit": status}``.
+When the socket closes without a goodbye, the runner is gone (killed, even with
+SIGKILL): the supervisor kills the run's processes, removes its folder and exits.
+
+Standard library only: it also runs on the GPU machine.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
+
+
+def descendants(root: int) -> list[int]:
+    """Every live process below ``root``, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if fields[0] != b"Z":  # a zombie is dead already; reaping removes it
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def reap() -> dict[int, int]:
+    """Collect finished children: pid -> exit status as subprocess reports it (-signal when killed)."""
+    ended = {}
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return ended
+        if pid == 0:
+            return ended
+        ended[pid] = os.waitstatus_to_exitcode(status)
+
+
+def kill_all(ended: dict[int, int]) -> None:
+    """SIGKILL every descendant until none is left (a process may fork while we kill)."""
+    for _ in range(200):
+        alive = descendants(os.getpid())
+        if not alive:
+            return
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        select.select([], [], [], 0.01)
+        ended.update(reap())
+
+
+class Channel:
+    """JSON lines over the runner's socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = b""
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.sock.sendall(json.dumps(message).encode() + b"\n")
+        except OSError:
+            self.closed = True
+
+    def receive(self, timeout: float) -> list[dict[str, Any]]:
+        """Messages that arrived within ``timeout``; sets ``closed`` at end of file."""
+        if self.closed or not select.select([self.sock], [], [], timeout)[0]:
+            return []
+        try:
+            data = self.sock.recv(65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.closed = True
+            return []
+        self.buffer += data
+        *lines, self.buffer = self.buffer.split(b"\n")
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def abandon(spec: dict[str, Any], ended: dict[int, int]) -> NoReturn:
+    """The runner is gone: kill the run, remove its folder and, if it is the last, the session's."""
+    kill_all(ended)
+    shutil.rmtree(spec["run_dir"], ignore_errors=True)
+    try:
+        os.rmdir(spec["session_root"])
+    except OSError:
+        pass
+    os._exit(0)
+
+
+def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) -> NoReturn:
+    """Run the snippet started by ``start()`` to its end or to the runner's kill, then report."""
+    become_subreaper()
+    pid = start()
+    channel.send({"started": pid, "supervisor": os.getpid()})
+    ended: dict[int, int] = {}
+    while pid not in ended:
+        for message in channel.receive(0.05):
+            if message.get("kill"):
+                kill_all(ended)
+        if channel.closed:
+            abandon(spec, ended)
+        ended.update(reap())
+    kill_all(ended)  # what the snippet started must not outlive it
+    channel.send({"exit": ended[pid]})
+    while not channel.closed:  # stay until the runner has read everything
+        channel.receive(1.0)
+        reap()
+    os._exit(0)
+
+
+def start_fresh(spec: dict[str, Any]) -> int:
+    """A new interpreter for the snippet, in a process group of its own."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setpgid(0, 0)
+            attach(spec)
+            os.execve(spec["python"], [spec["python"], "-m", "phase25.bootstrap"], spec["env"])
+        finally:
+            os._exit(127)
+    return pid
+
+
+def attach(spec: dict[str, Any]) -> None:
+    """Give the snippet's process its streams and working folder."""
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(spec["fds"]["stdout"], 1)
+    os.dup2(spec["fds"]["stderr"], 2)
+    for fd in (devnull, *spec["fds"].values()):
+        if fd > 2:
+            os.close(fd)
+    os.chdir(spec["cwd"])
+
+
+def watch(root: str) -> NoReturn:
+    """The session's watchdog: when the runner's end of stdin closes, remove its scratch folder."""
+    while sys.stdin.buffer.read(4096):
+        pass
+    shutil.rmtree(root, ignore_errors=True)
+    os._exit(0)
+
+
+def main() -> NoReturn:
+    """Entry point of a fresh run's supervisor (the socket's fd) or of the watchdog (--watch ROOT)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # only the runner decides when a run stops
+    if sys.argv[1] == "--watch":
+        watch(sys.argv[2])
+    channel = Channel(socket.socket(fileno=int(sys.argv[1])))
+    os.set_inheritable(channel.sock.fileno(), False)  # the snippet must not hold the runner's socket
+    messages: list[dict[str, Any]] = []
+    while not messages and not channel.closed:
+        messages = channel.receive(5.0)
+    if channel.closed:
+        os._exit(1)
+    spec = messages[0]["spec"]
+
+    def start() -> int:
+        pid = start_fresh(spec)
+        for fd in spec["fds"].values():
+            os.close(fd)
+        return pid
+
+    supervise(channel, spec, start)
+
+
+if __name__ == "__main__":
+    main()

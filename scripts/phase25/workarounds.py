@@ -1,0 +1,89 @@
+"""Fixes for the plugins' quirks, each with the upstream behaviour it works around.
+
+Kept apart from the adapter so that each can be dropped the day its plugin
+changes; every function says which plugin behaviour makes it necessary.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
+
+from . import i18n
+
+
+def keep_notebook_cache(config) -> None:
+    """mkdocs-jupyter evicts every cached notebook a build did not use, and static-i18n builds one
+    language per pass: each pass evicted the other language's notebooks, so the cache never hit.
+    Declaring every notebook of every language as used keeps it warm."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config.get("cache"):
+        return
+    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
+
+    for notebook in Path(config.docs_dir).rglob("*.ipynb"):
+        key = _compute_cache_key(str(notebook), plugin.config, plugin.config["execute"])
+        plugin._used_cache_paths.add(_get_cache_path(plugin.config["cache_dir"], key))
+
+
+def notebooks_as_pages(files, config):
+    """mkdocs-static-i18n recreates every File as a plain one, so notebooks become static files and
+    are published as raw JSON (mkdocs-static-i18n issue #198). Each becomes a page File again, keeping
+    the language's output path, and gets its language-switcher alternates (static-i18n links Markdown
+    pages only)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None:
+        return files
+    from mkdocs.structure.files import File
+
+    class NotebookPage(File):
+        def is_documentation_page(self) -> bool:
+            return True
+
+    for notebook in [f for f in files if f.src_uri.endswith(".ipynb") and plugin.should_include(f)]:
+        stem = PurePosixPath(notebook.dest_uri).with_suffix("")
+        dest = f"{stem}/index.html" if config.use_directory_urls else f"{stem}.html"
+        page = NotebookPage(notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls,
+                            dest_uri=dest)
+        page.__dict__.update({k: v for k, v in vars(notebook).items() if k not in vars(page)})
+        rel = notebook.src_uri.split("/", 1)[1]
+        stem_rel = PurePosixPath(rel).with_suffix("")
+        page.alternates = {
+            lang: SimpleNamespace(url=f"{'' if lang == i18n.DEFAULT else lang + '/'}{stem_rel}/")
+            for lang in i18n.LANGUAGES
+            if (Path(config.docs_dir) / lang / rel).exists()
+        }
+        files.remove(notebook)  # in place: the Files object is static-i18n's own subclass
+        files.append(page)
+    return files
+
+
+_BASE = re.compile(r'("base": ")((?:\.\./)*\.\.)(")')
+
+
+def search_base(output: str, lang: str) -> str:
+    """mkdocs-static-i18n puts every language into one search index; each language gets its own
+    (see :func:`split_search_index`), and a page of an alternate language looks for it under /<lang>/."""
+    if lang == i18n.DEFAULT:
+        return output
+    return _BASE.sub(lambda m: m.group(1) + (m.group(2)[3:] or ".") + m.group(3), output, count=1)
+
+
+def split_search_index(site: Path) -> None:
+    """Split static-i18n's merged search index into one index per language."""
+    merged = site / "search" / "search_index.json"
+    if not merged.exists():
+        return
+    index = json.loads(merged.read_text(encoding="utf-8"))
+    prefixes = {lang: f"{lang}/" for lang in i18n.LANGUAGES if lang != i18n.DEFAULT}
+    default = [d for d in index["docs"] if not d["location"].startswith(tuple(prefixes.values()))]
+    for lang, prefix in prefixes.items():
+        docs = [{**d, "location": d["location"][len(prefix):]}
+                for d in index["docs"] if d["location"].startswith(prefix)]
+        if docs:
+            target = site / lang / "search" / "search_index.json"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
+    merged.write_text(json.dumps({**index, "docs": default}, ensure_ascii=False), encoding="utf-8")

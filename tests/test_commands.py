@@ -1,0 +1,42 @@
+"""Every command in the README's table exists, runs exactly the command the table names, and works."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+from conftest import REPO
+
+ROW = re.compile(r"^\| `make (?P<target>[\w-]+)(?: [A-Z]+=[^`]*)?` \| `(?P<command>[^`]+)` \| (?P<what>.+) \|$", re.M)
+TABLE = [(m.group("target"), m.group("command")) for m in ROW.finditer((REPO / "README.md").read_text())]
+# Cheap enough to run for real here; the others are run by their own tests or by CI itself.
+RUN_FOR_REAL = {"report", "translations", "lint"}
+
+
+def make(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MAKEFLAGS": ""}
+    return subprocess.run(["make", "-C", str(REPO), *args], capture_output=True, text=True, env=env, timeout=600,
+                          check=False)
+
+
+def test_the_table_lists_every_documented_target_once():
+    targets = [t for t, _ in TABLE]
+    assert len(targets) == len(set(targets)) and {"site", "test", "records", "report", "model"} <= set(targets)
+    documented = set(re.findall(r"^([\w-]+):[^=\n]*##", (REPO / "Makefile").read_text(), re.M))
+    assert documented - {"setup", "browser", "clean"} == set(targets), "a target missing from the README or Makefile"
+
+
+@pytest.mark.parametrize(("target", "command"), TABLE, ids=[t for t, _ in TABLE])
+def test_each_target_runs_the_command_the_table_names(target, command):
+    dry = make("-n", target, "PAGE=docs/es/index.md")
+    assert dry.returncode == 0 and "warning" not in dry.stderr.lower(), dry.stderr
+    expected = command.replace("python -m phase25", "-m phase25")
+    assert expected in dry.stdout, f"make {target} does not run `{command}`:\n{dry.stdout}"
+
+
+@pytest.mark.parametrize("target", sorted(RUN_FOR_REAL & {t for t, _ in TABLE}))
+def test_the_cheap_targets_succeed_for_real(target):
+    result = make(target)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]

@@ -1,0 +1,82 @@
+"""Stopping the runner: Ctrl-C, SIGTERM and SIGKILL leave no process, no folder and no partial record."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from phase25.paths import REPO_ROOT
+
+SLOW = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+open({pid_file!r}, "w").write(str(child.pid))
+print("slow started", flush=True)
+time.sleep(300)
+"""
+
+
+def alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+def start_runner(toy, tmp_path: Path, *, warm: bool) -> tuple[subprocess.Popen, Path, Path]:
+    pid_file = tmp_path / "escaped.pid"
+    toy.add("page/a_slow", SLOW.format(pid_file=str(pid_file)), extra="timeout = 600")
+    for name in ("b", "c", "d"):
+        toy.add(f"page/{name}_queued", "print('queued')\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch), "PYTHONPATH": str(REPO_ROOT / "scripts")}
+    command = [sys.executable, "-m", "phase25", "--root", str(toy.root), "run", "-j1", *([] if warm else ["--fresh"])]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not pid_file.exists():
+        assert time.monotonic() < deadline and process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    return process, pid_file, scratch
+
+
+def left_behind(scratch: Path, pid_file: Path, toy) -> list[str]:
+    problems = []
+    if alive(int(pid_file.read_text())):
+        problems.append("the snippet's escaped child still runs")
+    problems += [f"left behind: {p}" for p in scratch.iterdir()]
+    written = sorted(p.name for p in (toy.root / "records").rglob("*.json")) if (toy.root / "records").exists() else []
+    if any("slow" in name for name in written):
+        problems.append("a record of the interrupted run was written")
+    return problems
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupt_stops_everything_at_once_with_one_line(toy, tmp_path, signum, warm):
+    process, pid_file, scratch = start_runner(toy, tmp_path, warm=warm)
+    sent = time.monotonic()
+    process.send_signal(signum)
+    _, err = process.communicate(timeout=30)
+    assert time.monotonic() - sent < 5, "stopping waited for the running snippet"
+    assert process.returncode == 130
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("interrupted: 1 running run(s) stopped and 3 not started"), err
+    assert "Traceback" not in err
+    assert not (toy.root / "records").exists() or not list((toy.root / "records").rglob("*queued*")), "queued runs ran"
+    time.sleep(0.3)
+    assert left_behind(scratch, pid_file, toy) == []
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
+def test_sigkill_of_the_runner_leaves_nothing_behind(toy, tmp_path, warm):
+    process, pid_file, scratch = start_runner(toy, tmp_path, warm=warm)
+    process.kill()
+    process.communicate(timeout=30)
+    deadline = time.monotonic() + 10  # the supervisors and the watchdog clean up after the runner
+    while left_behind(scratch, pid_file, toy) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert left_behind(scratch, pid_file, toy) == []
