@@ -237,6 +237,11 @@ def test_published_reports_are_linked_from_the_site_root(site, toy):
     html, _ = render_markdown("::: snippet page/a\n", view)
     assert 'href="../../snippet-files/page/a/cpu/tlparse/index.html"' in html
     assert "Published with this output (2 files):" in html
+    record(published={"timeline.svg": "<svg></svg>"})
+    view = Page("en", "docs/en/x/page.md", Catalog(toy.layout, "2.13.0"), Highlighter(), site_root="../../")
+    html, _ = render_markdown("::: snippet page/a\n", view)
+    assert ('<img src="../../snippet-files/page/a/cpu/timeline.svg" alt="Picture drawn by the snippet from what it '
+            'measured: timeline.svg"') in html
 
 
 def test_highlighted_blocks_are_kept_on_disk_between_builds(tmp_path):

@@ -27,6 +27,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "volatile": "The marked lines depend on the machine by nature; they are what {machine} printed. The test "
         "suite compares every other line byte for byte on each run, and not these.",
         "artifact": "File written by the snippet: {name} ({lines} lines)",
+        "figure": "Picture drawn by the snippet from what it measured: {name}",
         "expected_error": "Raises {type}, as this example intends.",
         "not_captured_title": "Not captured on a GPU yet",
         "not_captured": "This snippet has not been run on a CUDA device yet, so there is no GPU output to show. "
@@ -90,6 +91,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; son lo que imprimió {machine}. Las "
         "pruebas comparan byte a byte todas las demás líneas en cada ejecución, y estas no.",
         "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
+        "figure": "Imagen dibujada por el fragmento a partir de lo que midió: {name}",
         "expected_error": "Lanza {type}, como pretende este ejemplo.",
         "not_captured_title": "Aún no capturado en una GPU",
         "not_captured": "Este fragmento todavía no se ha ejecutado en un dispositivo CUDA, así que no hay salida de "

@@ -142,6 +142,10 @@ def record_body(record: Record, page: Page) -> str:
         summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
         pieces.append(f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
                       f"{page.highlighter.block(content, name)}</details>")
+    for name in sorted(n for n in record.published if n.endswith(".svg")):  # a picture the snippet drew: shown
+        src = escape(page.site_root + published_url(record, name))
+        alt = escape(text(lang, "figure", name=name))
+        pieces.append(f'<figure class="snippet-figure"><img src="{src}" alt="{alt}" loading="lazy"></figure>')
     if record.published:
         main = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
         links = ", ".join(f'<a href="{escape(page.site_root + published_url(record, n))}">{escape(n)}</a>'
