@@ -8,7 +8,7 @@ P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test lint model check-model labs records check-records report gpu-records \
-        translations stamp-translation bench clean
+        gpu-capture translations stamp-translation torch-release drift bench clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -54,6 +54,15 @@ report: setup  ## every (snippet, device) and the state of its record; non-zero 
 
 gpu-records:  ## on a CUDA machine (Python and torch only, no venv): capture the stale CUDA records
 	PYTHONPATH=scripts $(PYTHON) -m phase25 run --device cuda --require-device cuda -j$(JOBS)
+
+gpu-capture:  ## on a CUDA machine: capture into cuda-records.tar.gz (FORCE=1: every CUDA record)
+	FORCE=$(FORCE) bash scripts/capture_gpu.sh cuda-records.tar.gz
+
+torch-release: setup  ## the torch release to measure (VERSION=, default the newest) and whether it is newer
+	@$(P25) upgrade latest $(VERSION)
+
+drift: setup  ## run every CPU snippet under torch TORCH=X.Y.Z; write the drift report and its pages
+	$(P25) upgrade drift $(TORCH) -j$(JOBS)
 
 translations: setup  ## parity and freshness of the Spanish pages
 	$(P25) translations check

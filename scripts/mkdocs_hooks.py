@@ -1,5 +1,14 @@
 """MkDocs loads this file (``hooks:`` in mkdocs.yml); the adapter is phase25.site."""
 
-from phase25.site import on_files, on_page_content, on_page_markdown, on_post_build, on_post_page, on_pre_build
+from phase25.site import (
+    on_files,
+    on_page_content,
+    on_page_markdown,
+    on_post_build,
+    on_post_page,
+    on_post_template,
+    on_pre_build,
+)
 
-__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_pre_build"]
+__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
+           "on_pre_build"]

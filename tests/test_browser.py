@@ -1,12 +1,22 @@
-"""The built site in headless Chromium: language switch keeps the page, tabs work, search is Spanish."""
+"""The built site in headless Chromium, served under its published path, as a reader gets it.
+
+Every page of both languages (read from the sitemaps) is visited: no console error, no failed
+request, at most 500 KB transferred for a page without a diagram (the search index aside), no
+serious or critical axe-core violation, the first output visible without a click. Then the
+interactions: the language switch keeps the page, device tabs work with the keyboard, Spanish search
+finds Spanish pages, diagrams render on the pages that have them.
+"""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import re
 import shutil
 import threading
+import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
@@ -19,92 +29,188 @@ pytestmark = [
 ]
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+PAGE_BUDGET = 500 * 1024
+SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+
+
+def site_prefix(built_site: Path) -> str:
+    """The path the site is published under, read from its own sitemap (site_url)."""
+    first = ET.parse(built_site / "sitemap.xml").getroot().find("s:url/s:loc", SITEMAP_NS).text
+    return urlparse(first).path
 
 
 @pytest.fixture(scope="module")
-def base_url(built_site: Path):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
+def served(built_site: Path):
+    prefix = site_prefix(built_site)
+
+    class Site(http.server.SimpleHTTPRequestHandler):
+        """Serves site/ under the published prefix; anything else gets the site's 404 page."""
+
         def log_message(self, *args) -> None:
             pass
 
-    handler = functools.partial(Quiet, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        def translate_path(self, path: str) -> str:
+            if path.startswith(prefix):
+                return super().translate_path("/" + path[len(prefix):])
+            return str(built_site / "missing")
+
+        def send_error(self, code, message=None, explain=None) -> None:
+            if code != 404:
+                return super().send_error(code, message, explain)
+            body = (built_site / "404.html").read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Site, directory=str(built_site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}", prefix
     server.shutdown()
     server.server_close()
 
 
 @pytest.fixture(scope="module")
-def page(base_url):
+def browser():
     from playwright.sync_api import sync_playwright
 
     assert shutil.which(CHROMIUM) or Path(CHROMIUM).exists(), "install Debian's chromium (make browser)"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser.new_page()
-        browser.close()
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
 
 
-def switch_to_spanish(page) -> None:
+@pytest.fixture(scope="module")
+def page(browser):
+    tab = browser.new_page()
+    yield tab
+    tab.close()
+
+
+def every_page(built_site: Path) -> list[str]:
+    """Every page of every language, from the sitemaps, as paths below the site's root."""
+    prefix = site_prefix(built_site)
+    paths = []
+    for sitemap in sorted(built_site.rglob("sitemap.xml")):
+        for loc in ET.parse(sitemap).getroot().findall("s:url/s:loc", SITEMAP_NS):
+            paths.append(urlparse(loc.text).path[len(prefix):])
+    return sorted(set(paths))
+
+
+@pytest.fixture(scope="module")
+def visits(browser, served, built_site):
+    """Each page loaded once in a fresh tab: its errors, failed requests, bytes and axe violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    base, _ = served
+    found = {}
+    for path in [*every_page(built_site), "no/such/page/"]:
+        tab = browser.new_page()
+        errors, failed, sizes = [], [], {}
+        tab.on("console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        tab.on("requestfailed", lambda r, failed=failed: failed.append(f"{r.url} ({r.failure})"))
+
+        def finished(request, sizes=sizes, failed=failed):
+            response = request.response()
+            sizes[request.url] = request.sizes()["responseBodySize"]
+            if response is not None and response.status >= 400 and not request.url.endswith("/no/such/page/"):
+                failed.append(f"{request.url} ({response.status})")
+
+        tab.on("requestfinished", finished)
+        tab.goto(f"{base}/{path}", wait_until="load")
+        tab.wait_for_timeout(300)
+        if tab.locator("pre.mermaid, div.mermaid").count():
+            tab.locator("div.mermaid").first.wait_for(timeout=15000)
+        violations = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
+                      for v in Axe().run(tab).response["violations"] if v["impact"] in ("serious", "critical")]
+        weight = sum(size for url, size in sizes.items() if "search_index.json" not in url)
+        found[path] = {"errors": errors, "failed": failed, "bytes": weight, "axe": violations,
+                       "diagram": bool(tab.locator(".mermaid").count())}
+        tab.close()
+    return found
+
+
+def test_every_page_has_no_console_error_and_no_failed_request(visits):
+    assert {p: v["errors"] + v["failed"] for p, v in visits.items() if v["errors"] or v["failed"]} == {}
+
+
+def test_a_page_without_a_diagram_transfers_at_most_500_kb(visits):
+    weights = {p: round(v["bytes"] / 1024) for p, v in visits.items()}
+    print("\nKB transferred per page (search index excluded):", weights)
+    assert {p: w for p, w in weights.items() if not visits[p]["diagram"] and w * 1024 > PAGE_BUDGET} == {}
+    assert any(v["diagram"] for v in visits.values()) and len(visits) >= 2 * 12
+
+
+def test_no_serious_or_critical_accessibility_violation(visits):
+    assert {p: v["axe"] for p, v in visits.items() if v["axe"]} == {}
+
+
+def test_the_404_page_helps_in_both_languages(page, served):
+    base, prefix = served
+    response = page.goto(f"{base}/no/such/page/")
+    assert response.status == 404
+    assert "Page not found · Página no encontrada" in page.locator("h1").inner_text()
+    assert page.locator(f'a[href="{prefix}es/"]').count() >= 1
+
+
+def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keyboard(page, served):
+    base, _ = served
+    page.goto(f"{base}/")
+    snippet = page.locator(".snippet").first
+    cpu_panel, cuda_panel = snippet.locator(".tabbed-block").nth(0), snippet.locator(".tabbed-block").nth(1)
+    assert snippet.locator(".snippet-code").is_visible()
+    assert cpu_panel.is_visible() and "Ran on CPU" in cpu_panel.inner_text(), "output hidden on load"
+    assert not cuda_panel.is_visible()
+    for _ in range(300):  # reach the first device tab with the keyboard alone
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('.snippet-outputs') !== null"):
+            break
+    else:
+        pytest.fail("the device tabs cannot be reached with Tab")
+    page.keyboard.press("ArrowRight")
+    assert cuda_panel.is_visible() and "Not captured on a GPU yet" in cuda_panel.inner_text()
+
+
+def switch_to(page, lang: str) -> None:
     page.hover(".md-header__option .md-select")
-    page.click('a.md-select__link[hreflang="es"]')
+    page.click(f'a.md-select__link[hreflang="{lang}"]')
 
 
-def test_language_switch_lands_on_the_same_page(page, base_url):
-    page.goto(f"{base_url}/reference/execution-report/")
-    switch_to_spanish(page)
-    page.wait_for_url(f"{base_url}/es/reference/execution-report/")
+def test_language_switch_lands_on_the_same_page_and_back(page, served):
+    base, _ = served
+    page.goto(f"{base}/reference/execution-report/")
+    switch_to(page, "es")
+    page.wait_for_url(f"{base}/es/reference/execution-report/")
     assert page.locator("h1").inner_text().startswith("Informe de ejecución")
-
-
-def test_and_back_to_english_on_the_same_page(page, base_url):
-    page.goto(f"{base_url}/es/reference/execution-report/")
-    page.hover(".md-header__option .md-select")
-    page.click('a.md-select__link[hreflang="en"]')
-    page.wait_for_url(f"{base_url}/reference/execution-report/")
+    switch_to(page, "en")
+    page.wait_for_url(f"{base}/reference/execution-report/")
     assert page.locator("h1").inner_text().startswith("Execution report")
 
 
-def test_the_first_output_is_visible_on_load_and_device_tabs_switch(page, base_url):
-    page.goto(f"{base_url}/")
-    snippet = page.locator('.snippet[data-snippet="00-orientation/linear_grad_fn"]')
-    assert snippet.locator(".snippet-code").is_visible()
-    cpu_panel, cuda_panel = snippet.locator(".tabbed-block").nth(0), snippet.locator(".tabbed-block").nth(1)
-    assert cpu_panel.is_visible() and "AddmmBackward0" in cpu_panel.inner_text(), "output hidden on load"
-    assert not cuda_panel.is_visible()
-    snippet.locator("label", has_text="CUDA").click()
-    assert cuda_panel.is_visible() and "Not captured on a GPU yet" in cuda_panel.inner_text()
-    snippet.locator("label", has_text="CPU").click()
-    assert cpu_panel.is_visible()
-
-
-def test_search_in_spanish_finds_spanish_pages_only(page, base_url):
-    page.goto(f"{base_url}/es/")
+def test_search_in_spanish_finds_spanish_pages_only(page, served):
+    base, _ = served
+    page.goto(f"{base}/es/")
     page.click("label.md-search__icon, .md-search__input")
     page.locator(".md-search__input").press_sequentially("fontanería", delay=30)
-    result = page.locator(".md-search-result__item a").first
-    result.wait_for(timeout=15000)
+    page.locator(".md-search-result__item a").first.wait_for(timeout=15000)
     hrefs = page.locator(".md-search-result__item a").evaluate_all("els => els.map(e => e.href)")
     assert hrefs and all("/es/" in href for href in hrefs), hrefs
 
 
-def test_lab_notebook_switches_language_and_diagrams_render(page, base_url):
-    page.goto(f"{base_url}/labs/01-autograd-by-hand/")
+def test_lab_notebook_switches_language_and_diagrams_render(page, served):
+    base, _ = served
+    page.goto(f"{base}/labs/01-autograd-by-hand/")
     assert page.locator(".jp-Cell").count() > 10
-    switch_to_spanish(page)
-    page.wait_for_url(f"{base_url}/es/labs/01-autograd-by-hand/")
+    switch_to(page, "es")
+    page.wait_for_url(f"{base}/es/labs/01-autograd-by-hand/")
     assert "Autograd a mano" in page.locator("h1").first.inner_text()
-    page.goto(f"{base_url}/theory/02-autograd-and-custom-ops/")
+    page.goto(f"{base}/theory/02-autograd-and-custom-ops/")
     snippet = page.locator('.snippet[data-snippet="theory-02/graph_walk"]')
     # Material swaps each <pre class="mermaid"> for a <div> holding the drawing in a
     # closed shadow root: the swap and the drawing's size show that Mermaid ran.
@@ -112,3 +218,4 @@ def test_lab_notebook_switches_language_and_diagrams_render(page, base_url):
     diagram.wait_for(timeout=15000)
     assert snippet.locator("pre.mermaid").count() == 0
     assert diagram.bounding_box()["height"] > 100
+    assert re.search(r"mermaid-[\d.]+\.min\.js", page.content())

@@ -16,6 +16,7 @@ import json
 import os
 import runpy
 import sys
+import sysconfig
 import traceback
 from pathlib import Path
 from typing import Any, NoReturn
@@ -80,7 +81,9 @@ def execute(run: dict[str, Any]) -> int:
         sys.stdout.flush()
         sys.stderr.flush()
     with open(run["result"], "w", encoding="utf-8") as handle:
-        json.dump({"error": error, "exit_code": code, "provenance": provenance.collect(run["device"])}, handle)
+        json.dump({"error": error, "exit_code": code, "provenance": provenance.collect(run["device"]),
+                   "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})},
+                  handle)
     return code
 
 

@@ -8,6 +8,8 @@
     translations check    parity and freshness of the Spanish pages
     translations stamp P  mark docs/es/P as translating the current English page
     drift compare DIR     compare a records folder made under another torch with records/
+    upgrade latest        the torch release to measure, and whether it is newer than the pin
+    upgrade drift V       run the CPU snippets under torch V; write the drift report and its pages
     bench                 build and execution figures
     model [--check]       retrain the running example (and compare with the committed checkpoint)
 
@@ -195,6 +197,19 @@ def cmd_drift(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    from . import upgrade
+
+    root = _layout(args).root
+    if args.action == "latest":
+        print(upgrade.latest(root, args.version or None))
+        return 0
+    if not args.version:
+        raise ValueError("upgrade drift needs the torch version, e.g. upgrade drift 2.14.1")
+    print(f"wrote reports/drift/{upgrade.measure(root, args.version, args.jobs)}.json and its pages")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import bench
 
@@ -231,6 +246,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("after", help="records folder of the new run")
     p.add_argument("--before", help="records folder of the old run (default: records/)")
     p.add_argument("--name", required=True, help="report name, e.g. torch-2.13.0-to-2.14.1")
+    p = sub.add_parser("upgrade", help="the torch upgrade pipeline: find a release, measure its drift")
+    p.add_argument("action", choices=["latest", "drift"])
+    p.add_argument("version", nargs="?", default="", help="torch version (default for latest: the newest on PyPI)")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     p = sub.add_parser("bench", help="build and execution figures (numbers to read, not a test)")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -241,7 +260,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 COMMANDS = {"run": cmd_run, "check": cmd_check, "report": cmd_report, "labs": cmd_labs,
-            "translations": cmd_translations, "drift": cmd_drift, "bench": cmd_bench, "model": cmd_model}
+            "translations": cmd_translations, "drift": cmd_drift, "upgrade": cmd_upgrade, "bench": cmd_bench,
+            "model": cmd_model}
 
 
 def main(argv: list[str] | None = None) -> int:

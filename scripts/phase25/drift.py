@@ -7,9 +7,9 @@ each changed output is classified by a stated rule:
 
 - ``line-numbers``: the difference disappears once line numbers inside torch's
   and its libraries' own files are masked (they move between releases);
-- ``build``: what is left disappears once lines naming CUDA are dropped (the
-  new side ran a CUDA build of torch with no GPU: CUDA kernels registered, a
-  warning that no CUDA runtime was found);
+- ``build``: what is left disappears once lines naming CUDA, NVIDIA or a GPU
+  are dropped (the new side ran a CUDA build of torch with no GPU: CUDA kernels
+  registered, a warning that no CUDA runtime was found);
 - ``real``: anything else, a change in what the snippet shows.
 """
 
@@ -30,7 +30,7 @@ SCHEMA = 2
 KINDS = ("real", "build", "line-numbers")
 # "torch/_dynamo/output_graph.py:1135", "LinearAlgebra.cpp:204", 'File "...", line 979' -- not in snippets/.
 _LINE_NUMBER = re.compile(r'(?<![\w./<>-])(?P<path>[\w./<>-]+\.(?:py|cpp|h|cu|cc))(?P<sep>", line |:)\d+')
-_BUILD = re.compile(r"CUDA|cuda|NVIDIA")
+_BUILD = re.compile(r"CUDA|cuda|NVIDIA|\bgpu\w*", re.IGNORECASE)
 
 
 def _diff(a: dict | None, b: dict | None) -> str:

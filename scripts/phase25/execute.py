@@ -205,15 +205,17 @@ def run_one(snippet: Snippet, device: str, layout: Layout, session: Session, *, 
 
 def _record(snippet: Snippet, device: str, layout: Layout, run: Path, ended: Ended, *, commit: str | None,
             mode: str) -> Record:
-    ctx = normalize.Context(
-        run_dir=str(run / "work"), cache_dir=str(run / "inductor-cache"), repo_root=str(layout.root),
-        tree_root=str(run / "tree"), tmp_dir=str(run / "tmp"),
-        site_packages=tuple({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
-    )
     try:
         result = json.loads((run / "result.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         result = {}
+    # The snippet's interpreter may be another one than the runner's (--python): use its own paths.
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    ctx = normalize.Context(
+        run_dir=str(run / "work"), cache_dir=str(run / "inductor-cache"), repo_root=str(layout.root),
+        tree_root=str(run / "tree"), tmp_dir=str(run / "tmp"),
+        site_packages=tuple(sorted(ours | set(result.get("site_packages", [])))),
+    )
     error = result.get("error")
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}

@@ -28,6 +28,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "suite compares every other line byte for byte on each run, and not these.",
         "artifact": "File written by the snippet: {name} ({lines} lines)",
         "figure": "Picture drawn by the snippet from what it measured: {name}",
+        "lab_download_title": "Run this lab on your machine",
+        "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "
+        "example's weights. It runs outside this site's repository, on Python with torch and Jupyter.",
         "expected_error": "Raises {type}, as this example intends.",
         "not_captured_title": "Not captured on a GPU yet",
         "not_captured": "This snippet has not been run on a CUDA device yet, so there is no GPU output to show. "
@@ -92,6 +95,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "pruebas comparan byte a byte todas las demás líneas en cada ejecución, y estas no.",
         "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
         "figure": "Imagen dibujada por el fragmento a partir de lo que midió: {name}",
+        "lab_download_title": "Ejecuta este laboratorio en tu máquina",
+        "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
+        "pesos del ejemplo conductor. Funciona fuera del repositorio de este sitio, con Python, torch y Jupyter.",
         "expected_error": "Lanza {type}, como pretende este ejemplo.",
         "not_captured_title": "Aún no capturado en una GPU",
         "not_captured": "Este fragmento todavía no se ha ejecutado en un dispositivo CUDA, así que no hay salida de "

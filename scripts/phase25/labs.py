@@ -16,8 +16,10 @@ left behind by a changed record) never reaches the site.
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from . import cells, i18n, pages
 from .catalog import Catalog
 from .records import write_atomic
 from .render import provenance_line
+from .snippets import dependency_files
 
 SUFFIX = ".lab.md"
 
@@ -149,3 +152,48 @@ def write_all(catalog: Catalog, docs: Path) -> list[Path]:
             write_atomic(lab.notebook, text)
             changed.append(lab.notebook)
     return changed
+
+
+COMMANDS = ("```bash\npython3 -m venv .venv\n.venv/bin/pip install torch=={torch} jupyter\n"
+            ".venv/bin/jupyter lab {notebook}\n```")
+README = {
+    "en": "# {title}\n\nThis folder runs on its own, outside the site's repository: the notebook, the Python files its "
+          "code imports and the running example's trained weights.\n\n" + COMMANDS + "\n\n"
+          "The outputs saved in the notebook were printed by the site's build machine with torch {torch}; a "
+          "different torch or CPU may print other values where the notebook says so.\n",
+    "es": "# {title}\n\nEsta carpeta funciona por sí sola, fuera del repositorio del sitio: el cuaderno, los "
+          "archivos de Python que importa su código y los pesos entrenados del ejemplo conductor.\n\n"
+          + COMMANDS + "\n\n"
+          "Las salidas guardadas en el cuaderno las imprimió la máquina que genera el sitio, con torch {torch}; "
+          "otro torch u otra CPU pueden imprimir otros valores donde el cuaderno lo indica.\n",
+}
+
+
+def download_name(lab: Lab) -> str:
+    return lab.notebook.with_suffix(".zip").name
+
+
+def bundle(lab: Lab, catalog: Catalog) -> bytes:
+    """The lab as a reader downloads it: the notebook, what its code imports, the weights, a README.
+
+    Files its snippet declares under ``scripts/`` go to the top of the archive, where the notebook's
+    folder puts them on the import path; the archive is the same bytes for the same sources.
+    """
+    text = lab.source.read_text(encoding="utf-8")
+    found = pages.directives(text, str(lab.source))
+    used = sorted({(d.arg or "").partition("#")[0] for d in found if d.kind == "cell"})
+    files: dict[str, bytes] = {lab.notebook.name: lab.notebook.read_bytes()}
+    for snippet_id in used:
+        for path in dependency_files(catalog.snippets[snippet_id], catalog.layout):
+            relative = path.relative_to(catalog.layout.root).as_posix()
+            files[relative.removeprefix("scripts/")] = path.read_bytes()
+    title = pages.headings(text)[0][1]
+    torch = catalog.torch or "?"
+    files["README.md"] = README[lab.lang].format(title=title, torch=torch, notebook=lab.notebook.name).encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(f"{lab.notebook.stem}/{name}", date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, files[name], zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()

@@ -28,7 +28,7 @@ DEFAULT_LAYOUT = Layout.of(REPO_ROOT)
 
 # What a build reads: a scratch copy of these is a project to break on purpose
 # (tests) or to time (benchmark) without touching the working tree.
-BUILD_INPUTS = ("docs", "snippets", "records", "reports", "scripts", "mkdocs.yml")
+BUILD_INPUTS = ("docs", "snippets", "records", "reports", "scripts", "overrides", "mkdocs.yml")
 
 
 def copy_project(target: Path, source: Path = REPO_ROOT) -> Path:

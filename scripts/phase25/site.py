@@ -42,6 +42,9 @@ class Build:
     catalog: Catalog
     highlighter: Highlighter
     prepared: dict[str, tuple[pagebuild.Prepared, set[str], int]] = field(default_factory=dict)
+    not_found: str = ""  # the 404 page in the default language
+    downloads: dict[str, labs.Lab] = field(default_factory=dict)  # notebook src_uri -> its lab
+    bundles: dict[str, bytes] = field(default_factory=dict)  # notebook src_uri -> its download
 
 
 _BUILD: Build | None = None
@@ -94,6 +97,7 @@ def on_pre_build(config) -> None:
     for issue in translations.outdated(docs):
         log.info("translation outdated: %s", issue)
     _BUILD = Build(config, catalog, Highlighter(layout.root / ".cache" / "phase25" / "highlight"))
+    _BUILD.downloads = {lab.notebook.relative_to(docs).as_posix(): lab for lab in labs.find(docs)}
 
 
 @event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
@@ -157,11 +161,46 @@ def _translation_notice(page, config) -> str:
     return admonition("warning", i18n.text(translations.TARGET, "outdated_title"), body)
 
 
+def _bundle(src_uri: str) -> bytes:
+    assert _BUILD is not None
+    if src_uri not in _BUILD.bundles:
+        _BUILD.bundles[src_uri] = labs.bundle(_BUILD.downloads[src_uri], _BUILD.catalog)
+    return _BUILD.bundles[src_uri]
+
+
+def _lab_download(output: str, page) -> str:
+    """A lab page offers its download (written by on_post_build) right under its title."""
+    assert _BUILD is not None
+    lab = _BUILD.downloads.get(page.file.src_uri)
+    if lab is None:
+        return output
+    lang = _lang(page)
+    name, size = labs.download_name(lab), len(_bundle(page.file.src_uri)) // 1024
+    body = escape(i18n.text(lang, "lab_download", file="@@FILE@@", size=size))
+    body = body.replace("@@FILE@@", f'<a href="{name}" download>{escape(name)}</a>')
+    notice = admonition("tip", i18n.text(lang, "lab_download_title"), body)
+    return re.sub(r"(</h1>)", lambda m: m.group(1) + notice, output, count=1)
+
+
 def on_post_page(output: str, page, config) -> str:
+    output = _lab_download(output, page)
     output = workarounds.search_base(output, _lang(page))
+    output = workarounds.absolute_alternates(output, page.url, config.site_url)
+    output = workarounds.accessible(output, _lang(page))
     if 'class="mermaid' in output:  # Mermaid (3.5 MB) only on the pages that draw a diagram
         script = f'<script src="{"../" * page.url.count("/")}{MERMAID}"></script>'
         output = re.sub(r'(<script src="[^"]*assets/javascripts/bundle\.)', script + r"\1", output, count=1)
+    return output
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    """The 404 page: static-i18n renders it in every language pass, each overwriting the last; the
+    default language's version is kept and written back after the last pass."""
+    if template_name != "404.html":
+        return output
+    output = workarounds.not_found_page(output, config.site_url)
+    if _BUILD is not None and config.theme.get("language") == i18n.DEFAULT:
+        _BUILD.not_found = output
     return output
 
 
@@ -176,3 +215,11 @@ def on_post_build(config) -> None:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_text(content, encoding="utf-8")
     workarounds.split_search_index(site)
+    workarounds.sitemap_per_language(site)
+    if _BUILD is not None and _BUILD.not_found:
+        (site / "404.html").write_text(_BUILD.not_found, encoding="utf-8")
+    if _BUILD is not None:
+        for src_uri, lab in _BUILD.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
+            folder = site / Path(src_uri.removeprefix(f"{i18n.DEFAULT}/")).with_suffix("")
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / labs.download_name(lab)).write_bytes(_bundle(src_uri))

@@ -6,10 +6,12 @@ changes; every function says which plugin behaviour makes it necessary.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
+from urllib.parse import urljoin, urlparse
 
 from . import i18n
 
@@ -87,3 +89,73 @@ def split_search_index(site: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
     merged.write_text(json.dumps({**index, "docs": default}, ensure_ascii=False), encoding="utf-8")
+
+
+_ALTERNATE = re.compile(r'<link rel="alternate" href="(?P<href>[^"]*)" hreflang="(?P<lang>[\w-]+)">')
+
+
+def absolute_alternates(output: str, page_url: str, site_url: str | None) -> str:
+    """static-i18n writes the ``hreflang`` alternates of a page as relative links, which search engines
+    ignore; with ``site_url`` they become absolute, and the default language is also ``x-default``."""
+    if not site_url:
+        return output
+    here = urljoin(site_url, page_url)
+
+    def absolute(match: re.Match[str]) -> str:
+        href = urljoin(here, match.group("href"))
+        link = f'<link rel="alternate" href="{href}" hreflang="{match.group("lang")}">'
+        if match.group("lang") == i18n.DEFAULT:
+            link += f'<link rel="alternate" href="{href}" hreflang="x-default">'
+        return link
+
+    return _ALTERNATE.sub(absolute, output)
+
+
+_URL = re.compile(r"<url>.*?</url>", re.DOTALL)
+
+
+def sitemap_per_language(site: Path) -> None:
+    """static-i18n writes one sitemap, of the default language's pages (each with its alternates).
+    Each other language gets its own, listing its pages, where Material's language selector looks
+    for it (``<lang>/sitemap.xml``); the root one keeps the default language's pages."""
+    root = site / "sitemap.xml"
+    if not root.exists():
+        return
+    text = root.read_text(encoding="utf-8")
+    for lang in (code for code in i18n.LANGUAGES if code != i18n.DEFAULT):
+        pattern = re.compile(rf'<xhtml:link rel="alternate" hreflang="{lang}" href="([^"]+)"/>')
+
+        def localized(block: re.Match[str], pattern: re.Pattern[str] = pattern) -> str:
+            found = pattern.search(block.group(0))
+            return re.sub(r"<loc>[^<]*</loc>", f"<loc>{found.group(1)}</loc>", block.group(0)) if found else ""
+
+        localized_text = _URL.sub(localized, text)
+        (site / lang).mkdir(exist_ok=True)
+        (site / lang / "sitemap.xml").write_text(localized_text, encoding="utf-8")
+        (site / lang / "sitemap.xml.gz").write_bytes(gzip.compress(localized_text.encode(), mtime=0))
+
+
+def not_found_page(output: str, site_url: str | None) -> str:
+    """static-i18n leaves the last rendered page's language alternates on the 404 page; there, the
+    languages' home pages are the useful alternates. The 404 page is served at any address, so its
+    links are absolute paths, like the ones MkDocs gives its stylesheets there."""
+    base = urlparse(site_url).path if site_url else "/"
+    homes = {lang: base if lang == i18n.DEFAULT else f"{base}{lang}/" for lang in i18n.LANGUAGES}
+    output = _ALTERNATE.sub(lambda m: f'<link rel="alternate" href="{homes.get(m.group("lang"), base)}" '
+                                      f'hreflang="{m.group("lang")}">', output)
+    return re.sub(r'<a href="[^"]*" hreflang="([\w-]+)" class="md-select__link">',
+                  lambda m: f'<a href="{homes.get(m.group(1), base)}" hreflang="{m.group(1)}" class="md-select__link">',
+                  output)
+
+
+_SEARCH_LABEL = {"en": "Search the site", "es": "Buscar en el sitio"}
+
+
+def accessible(output: str, lang: str) -> str:
+    """Two gaps axe-core finds in the themes' HTML: Material's search dialog has no accessible name,
+    and mkdocs-jupyter's scrollable code cells cannot be reached with the keyboard."""
+    label = _SEARCH_LABEL.get(lang, _SEARCH_LABEL[i18n.DEFAULT])
+    output = output.replace('<div class="md-search" data-md-component="search" role="dialog">',
+                            f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{label}">', 1)
+    return output.replace('<div class="highlight-ipynb hl-python">',
+                          '<div class="highlight-ipynb hl-python" tabindex="0" role="region" aria-label="Code">')

@@ -1,0 +1,110 @@
+"""``python -m phase25 upgrade``: the torch upgrade pipeline, one step per command.
+
+    upgrade latest [--version V]   print version=V and newer=true|false (GitHub Actions output format)
+    upgrade drift V                run every CPU snippet under torch V in a scratch environment, write the
+                                   drift report against the committed records, and its page in each language
+
+The scratch environment lives under ``.cache/phase25/torch-<V>`` and gets torch V plus the snippets' own
+pins from requirements.txt (numpy, tlparse, depyf). The new pages are generic until a reviewer writes
+what the report shows; the pull request the workflow opens is where that happens.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from . import drift, records, runner, translations
+from .catalog import Catalog
+from .paths import Layout
+
+SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill")  # what snippets import besides torch
+_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+
+
+def pinned(root: Path, package: str = "torch") -> str:
+    match = re.search(rf"^{re.escape(package)}==(\S+)", (root / "requirements.txt").read_text(), re.MULTILINE)
+    if not match:
+        raise ValueError(f"requirements.txt pins no {package}")
+    return match.group(1)
+
+
+def newest_release() -> str:
+    """The newest final torch release on PyPI."""
+    with urllib.request.urlopen("https://pypi.org/pypi/torch/json", timeout=60) as response:
+        releases = json.load(response)["releases"]
+    finals = [v for v, files in releases.items() if _VERSION.match(v) and files]
+    return max(finals, key=lambda v: tuple(int(p) for p in v.split(".")))
+
+
+def latest(root: Path, version: str | None) -> str:
+    """GitHub Actions outputs: the version to measure, and whether it is newer than the pin."""
+    target = version or newest_release()
+    newer = tuple(int(p) for p in target.split(".")) > tuple(int(p) for p in pinned(root).split("."))
+    return f"version={target}\nnewer={'true' if newer else 'false'}"
+
+
+def environment(root: Path, version: str) -> Path:
+    """A scratch virtual environment with torch ``version`` and the snippets' other pins."""
+    venv = root / ".cache" / "phase25" / f"torch-{version}"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        pins = [f"{name}=={pinned(root, name)}" for name in SNIPPET_PINS]
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", f"torch=={version}", *pins], check=True)
+    return python
+
+
+def measure(root: Path, version: str, jobs: int) -> str:
+    """Run every CPU snippet under torch ``version``; write the report and its pages; return its name."""
+    python = environment(root, version)
+    scratch = root / ".cache" / "phase25" / f"records-{version}"
+    catalog = Catalog(Layout(root, root / "snippets", scratch))
+    todo, _ = runner.plan(catalog, ["cpu"], force=True)
+    outcome = runner.run(catalog, todo, workers=jobs, python=str(python), estimates=Catalog(Layout.of(root)))
+    for record in outcome.failures:
+        print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
+    name = f"torch-{pinned(root)}-to-{version}"
+    report = drift.compare(Layout.of(root), Layout(root, root / "snippets", scratch))
+    records.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(report))
+    write_pages(root, name, version)
+    return name
+
+
+PAGES = {
+    "en": ("# Drift report: torch {a} → {b}\n\n"
+           "What upgrading from torch {a} to {b} changes in the site's CPU outputs: every CPU snippet was run under "
+           "torch {b} into a scratch folder of records and compared, output by output, with the committed records "
+           "made under {a}. Each change is classified by the rule stated under the summary. The pages keep showing "
+           "the {a} outputs until the pin changes; this page is reviewed, and its prose written, in the pull request "
+           "that brings the upgrade.\n\n::: drift-report {name}\n"),
+    "es": ("# Informe de deriva: torch {a} → {b}\n\n"
+           "Qué cambia en las salidas de CPU del sitio al pasar de torch {a} a {b}: cada fragmento de CPU se ejecutó "
+           "con torch {b} en una carpeta de registros aparte y se comparó, salida a salida, con los registros "
+           "guardados, hechos con {a}. Cada cambio se clasifica con la regla que se indica bajo el resumen. Las "
+           "páginas siguen mostrando las salidas de {a} hasta que cambie la versión fijada; esta página se revisa, "
+           "y su texto se escribe, en la pull request que trae la actualización.\n\n::: drift-report {name}\n"),
+}
+
+
+def write_pages(root: Path, name: str, version: str) -> None:
+    """The report's page in each language, and its place in the navigation."""
+    before = pinned(root)
+    for lang, template in PAGES.items():
+        page = root / "docs" / lang / "reference" / f"drift-torch-{version}.md"
+        if not page.exists():
+            page.write_text(template.format(a=before, b=version, name=name), encoding="utf-8")
+    translations.stamp(root / "docs", f"reference/drift-torch-{version}.md")
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    entry = f'      - "Drift: torch {before} → {version}": reference/drift-torch-{version}.md\n'
+    if entry not in text:
+        text = re.sub(r"(  - Reference:\n(?:      - .*\n)+)", lambda m: m.group(1) + entry, text, count=1)
+        translation = f'            "Drift: torch {before} → {version}": "Deriva: torch {before} → {version}"\n'
+        text = re.sub(r"(          nav_translations:\n(?:            .*\n)+)", lambda m: m.group(1) + translation,
+                      text, count=1)
+        config.write_text(text, encoding="utf-8")
