@@ -9,6 +9,7 @@ snippets are re-executed in test_records.py.
 from __future__ import annotations
 
 import io
+import socket
 import textwrap
 from pathlib import Path
 
@@ -52,12 +53,23 @@ def toy(tmp_path: Path) -> ToyProject:
     return ToyProject(tmp_path / "project")
 
 
+PREVIEW = "/pytorch-under-the-hood/"  # the path the site is published under, kept by the local preview
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The real site, built once with --strict for the build and browser tests."""
+def preview_port() -> int:
+    """A free local port: the browser tests serve the site there, and it is built for that address."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, preview_port) -> Path:
+    """The real site, built once with --strict for the build and browser tests, published at a local address."""
     from site_build import build
 
     site = tmp_path_factory.mktemp("site") / "site"
-    result = build(REPO, site)
+    result = build(REPO, site, site_url=f"http://127.0.0.1:{preview_port}{PREVIEW}")
     assert result.returncode == 0, result.stderr[-4000:]
     return site

@@ -8,16 +8,14 @@ import sys
 from pathlib import Path
 
 
-def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = False) -> subprocess.CompletedProcess:
+def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = False,
+          site_url: str | None = None) -> subprocess.CompletedProcess:
+    """``site_url`` publishes the site at another address, as a preview does (PHASE25_SITE_URL)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}
-    command = [
-        str(Path(sys.executable).parent / "mkdocs"),
-        "build",
-        "-f",
-        str(root / "mkdocs.yml"),
-        "-d",
-        str(site_dir),
-    ]
+    if site_url:
+        env["PHASE25_SITE_URL"] = site_url
+    mkdocs = str(Path(sys.executable).parent / "mkdocs")
+    command = [mkdocs, "build", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
     if strict:
         command.append("--strict")
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=900, check=False)

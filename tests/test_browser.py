@@ -42,7 +42,7 @@ def site_prefix(built_site: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def served(built_site: Path):
+def served(built_site: Path, preview_port: int):
     prefix = site_prefix(built_site)
 
     class Site(http.server.SimpleHTTPRequestHandler):
@@ -66,7 +66,8 @@ def served(built_site: Path):
             self.end_headers()
             self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Site, directory=str(built_site)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", preview_port),
+                                             functools.partial(Site, directory=str(built_site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}", prefix
@@ -85,11 +86,12 @@ def browser():
         launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def page(browser):
-    tab = browser.new_page()
-    yield tab
-    tab.close()
+    """A tab of its own: Material keeps the chosen device tab in local storage, which would leak between tests."""
+    context = browser.new_context()
+    yield context.new_page()
+    context.close()
 
 
 def every_page(built_site: Path) -> list[str]:
@@ -110,7 +112,8 @@ def visits(browser, served, built_site):
     base, _ = served
     found = {}
     for path in [*every_page(built_site), "no/such/page/"]:
-        tab = browser.new_page()
+        context = browser.new_context()
+        tab = context.new_page()
         errors, failed, sizes = [], [], {}
         tab.on("console", lambda m, errors=errors: errors.append(m.text) if m.type == "error" else None)
         tab.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
@@ -132,7 +135,7 @@ def visits(browser, served, built_site):
         weight = sum(size for url, size in sizes.items() if "search_index.json" not in url)
         found[path] = {"errors": errors, "failed": failed, "bytes": weight, "axe": violations,
                        "diagram": bool(tab.locator(".mermaid").count())}
-        tab.close()
+        context.close()
     return found
 
 

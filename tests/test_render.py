@@ -105,6 +105,14 @@ def test_long_output_is_folded_and_a_capped_stream_says_what_it_left_out(site):
             "últimos 32 KiB de cada flujo.</span>") in html
 
 
+def test_a_big_artifact_is_a_link_to_a_file_of_its_own(site):
+    record, page = site
+    record(artifacts={"module.py": "x = 1\n" * 2000})
+    html, _ = page("::: snippet page/a\n")
+    assert ('File written by the snippet: module.py (2000 lines): <a href="snippet-files/page/a/cpu/module.py.txt">'
+            "open module.py</a>") in html and "x = 1" not in html
+
+
 def test_artifacts_are_folded_and_diagrams_drawn(site):
     record, page = site
     record(artifacts={"output_code.py": "def kernel():\n    pass\n", "path.mmd": 'flowchart LR\n  a["<b>x</b>"]'})

@@ -182,7 +182,8 @@ def test_an_environment_unsafe_to_fork_runs_fresh_and_says_why(toy):
         toy.add(f"page/{name}", "print('ok')\n", extra='env = { OPENBLAS_NUM_THREADS = "2" }')
     outcome = toy.run(warm=True)[0]
     assert {r.run["mode"] for r in outcome.executed} == {"fresh"}
-    assert any("unsafe to fork" in note for note in outcome.notes), outcome.notes
+    assert sorted(outcome.notes) == [f"page/{n} (cpu) runs in a fresh interpreter: a warm interpreter of its "
+                                     "environment is unsafe to fork (2 threads after its imports)" for n in "ab"]
 
 
 def test_records_are_written_atomically(tmp_path, monkeypatch):

@@ -45,13 +45,16 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shard", type=runner.parse_shard, help="i/n: this machine's share of the work")
     parser.add_argument("--python", help="interpreter that runs the snippets (default: this one)")
     parser.add_argument("--fresh", action="store_true", help="a fresh interpreter for every run (no warm fork)")
+    parser.add_argument("--timeout-factor", type=float, default=1.0,
+                        help="multiply every timeout, for a slow interpreter such as an emulated CPU")
 
 
 def _execute(catalog: Catalog, todo: list[runner.Job], args: argparse.Namespace,
              estimates: Catalog | None = None) -> runner.Outcome:
     """Run the jobs; the committed records' wall times order them, longest first."""
     outcome = runner.run(catalog, todo, workers=args.jobs, warm=not args.fresh, python=args.python,
-                         estimates=estimates or (Catalog(Layout.of(catalog.layout.root)) if args.records else None))
+                         estimates=estimates or (Catalog(Layout.of(catalog.layout.root)) if args.records else None),
+                         timeout_factor=args.timeout_factor)
     for note in outcome.notes:
         print(f"note: {note}", file=sys.stderr)
     for intrusion in outcome.intrusions:

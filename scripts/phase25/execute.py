@@ -180,7 +180,7 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
         "TORCHINDUCTOR_CACHE_DIR": str(run / "inductor-cache"),
         "TRITON_CACHE_DIR": str(run / "triton-cache"),
     }
-    return {"env": env, "cwd": str(run / "work"), "run_dir": str(run)}, warm_env
+    return {"env": env, "cwd": str(run / "work"), "run_dir": str(run), "label": f"{snippet.id} ({device})"}, warm_env
 
 
 def run_one(snippet: Snippet, device: str, layout: Layout, session: Session, *, commit: str | None = None,
@@ -193,18 +193,19 @@ def run_one(snippet: Snippet, device: str, layout: Layout, session: Session, *, 
         flavour = "compiler" if any(word in snippet.source for word in COMPILES) else "torch"
         link = session.start(spec, shared if warm else None, flavour)
         try:
-            ended = wait(link, snippet.header.timeout, cancel)
+            ended = wait(link, snippet.header.timeout * session.timeout_factor, cancel)
         finally:
             link.close()
         if ended.cancelled:
             return None
-        return _record(snippet, device, layout, run, ended, commit=commit, mode="warm" if link.warm else "fresh")
+        return _record(snippet, device, layout, run, ended, commit=commit, mode="warm" if link.warm else "fresh",
+                       limit=snippet.header.timeout * session.timeout_factor)
     finally:
         shutil.rmtree(run, ignore_errors=True)
 
 
 def _record(snippet: Snippet, device: str, layout: Layout, run: Path, ended: Ended, *, commit: str | None,
-            mode: str) -> Record:
+            mode: str, limit: float) -> Record:
     try:
         result = json.loads((run / "result.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -220,7 +221,7 @@ def _record(snippet: Snippet, device: str, layout: Layout, run: Path, ended: End
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
     if ended.timed_out:
-        status, diagnosis = "timeout", f"killed after {snippet.header.timeout:g} s (every process of the run)"
+        status, diagnosis = "timeout", f"killed after {limit:g} s (every process of the run)"
         artifacts, published, problems = {}, {}, []
     else:
         status, diagnosis = judge(snippet, ended.status if ended.status is not None else -9, error)

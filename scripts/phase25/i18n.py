@@ -28,6 +28,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "suite compares every other line byte for byte on each run, and not these.",
         "artifact": "File written by the snippet: {name} ({lines} lines)",
         "figure": "Picture drawn by the snippet from what it measured: {name}",
+        "open_file": "open {name}",
         "lab_download_title": "Run this lab on your machine",
         "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "
         "example's weights. It runs outside this site's repository, on Python with torch and Jupyter.",
@@ -95,6 +96,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "pruebas comparan byte a byte todas las demás líneas en cada ejecución, y estas no.",
         "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
         "figure": "Imagen dibujada por el fragmento a partir de lo que midió: {name}",
+        "open_file": "abrir {name}",
         "lab_download_title": "Ejecuta este laboratorio en tu máquina",
         "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
         "pesos del ejemplo conductor. Funciona fuera del repositorio de este sitio, con Python, torch y Jupyter.",

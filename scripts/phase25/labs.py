@@ -62,62 +62,61 @@ def _notebook_markdown(text: str) -> str:
     return HEADING_ID.sub(lambda m: f'<a id="{m.group("id")}"></a>\n\n{m.group("heading")}', text)
 
 
+def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
+    """The code cell a ``::: cell <snippet>#<cell>`` directive stands for, with its recorded output."""
+    snippet_id, _, cell_id = target.partition("#")
+    snippet = catalog.snippets.get(snippet_id)
+    if snippet is None or not snippet.header.cells:
+        raise LabError(f"{lab.source}: {target!r} is not a cell of a lab snippet (cells = true)")
+    code = cells.split_code(snippet.code)
+    if cell_id not in code:
+        raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
+    fresh = catalog.view(snippet_id, "cpu")
+    if fresh.state != "current" or fresh.record is None or fresh.record.status != "ok":
+        raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {fresh.state} "
+                       f"({fresh.reason or (fresh.record and fresh.record.error)}); run `make records`")
+    outputs = []
+    for name, stream in (("stdout", fresh.record.stdout), ("stderr", fresh.record.stderr)):
+        printed = cells.split_output(stream).get(cell_id, "")
+        if printed.strip():
+            outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
+    return snippet_id, {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": outputs,
+                        "source": _lines(code[cell_id])}
+
+
 def build(lab: Lab, catalog: Catalog) -> dict:
-    """The notebook for one lab, as nbformat 4 JSON data."""
+    """The notebook for one lab, as nbformat 4 JSON data: its prose cut at each code cell."""
     text = pages.strip_front_matter(lab.source.read_text(encoding="utf-8"))
-    where = lab.source.as_posix()
+    directives = {d.line: d for d in pages.directives(text, lab.source.as_posix()) if d.kind == "cell"}
     notebook: list[dict] = []
     markdown: list[str] = []
     used: set[str] = set()
-    count = 0
-
-    def flush() -> None:
+    for number, line in enumerate([*text.splitlines(keepends=True), ""], start=1):
+        directive = directives.get(number)
+        if directive is None and line:
+            markdown.append(line)
+            continue
         body = _notebook_markdown("".join(markdown)).strip("\n")
         if body:
             notebook.append({"cell_type": "markdown", "metadata": {}, "source": _lines(body)})
         markdown.clear()
-
-    directives = {d.line: d for d in pages.directives(text, where)}
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        directive = directives.get(number)
-        if directive is None or directive.kind != "cell":
-            markdown.append(line)
-            continue
-        flush()
-        snippet_id, _, cell_id = (directive.arg or "").partition("#")
-        snippet = catalog.snippets.get(snippet_id)
-        if snippet is None or not snippet.header.cells:
-            raise LabError(f"{lab.source}: {directive.arg!r} is not a cell of a lab snippet (cells = true)")
-        code = cells.split_code(snippet.code)
-        if cell_id not in code:
-            raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
-        fresh = catalog.view(snippet_id, "cpu")
-        if fresh.state != "current" or fresh.record is None or fresh.record.status != "ok":
-            raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {fresh.state} "
-                           f"({fresh.reason or (fresh.record and fresh.record.error)}); run `make records`")
-        used.add(snippet_id)
-        count += 1
-        outputs = []
-        for name, stream in (("stdout", fresh.record.stdout), ("stderr", fresh.record.stderr)):
-            printed = cells.split_output(stream).get(cell_id, "")
-            if printed.strip():
-                outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
-        notebook.append({"cell_type": "code", "execution_count": count, "metadata": {}, "outputs": outputs,
-                         "source": _lines(code[cell_id])})
-    flush()
+        if directive is not None:
+            snippet_id, cell = code_cell(lab, catalog, directive.arg or "")
+            used.add(snippet_id)
+            notebook.append(cell)
     for snippet_id in sorted(used):
-        record = catalog.view(snippet_id, "cpu").record
-        assert record is not None
-        line = provenance_line(record, lab.lang)
+        line = provenance_line(catalog.view(snippet_id, "cpu").record, lab.lang)
         notebook.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
-    for index, cell in enumerate(notebook):  # nbformat 4.5 wants stable cell ids
+    count = 0
+    for index, cell in enumerate(notebook):  # nbformat 4.5 wants stable cell ids; code cells count up
         cell["id"] = f"{cell['cell_type']}-{index:02d}"
+        if cell["cell_type"] == "code":
+            count += 1
+            cell["execution_count"] = count
     return {
         "cells": notebook,
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-        },
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                     "language_info": {"name": "python"}},
         "nbformat": 4,
         "nbformat_minor": 5,
     }

@@ -22,6 +22,7 @@ from .paths import Layout
 from .records import Record
 
 LONG_OUTPUT_LINES = 100
+INLINE_ARTIFACT_BYTES = 8 * 1024  # a bigger file a snippet wrote is a page of its own, opened from a link
 DEVICE_LABELS = {"cpu": "CPU", "cuda": "CUDA"}
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
@@ -101,6 +102,12 @@ def published_url(record: Record, name: str) -> str:
     return f"snippet-files/{record.snippet}/{record.device}/{name}"
 
 
+def outside_files(record: Record) -> dict[str, str]:
+    """The artifacts too big to inline: site path (a .txt a browser shows as it is) -> content."""
+    return {published_url(record, f"{name}.txt"): content for name, content in sorted(record.artifacts.items())
+            if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES}
+
+
 def output_block(output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = ()) -> str:
     lines = output.rstrip("\n").split("\n")
     patterns = [re.compile(p) for p in volatile]
@@ -140,6 +147,11 @@ def record_body(record: Record, page: Page) -> str:
             pieces.append(f'<pre class="mermaid snippet-diagram"><code>{escape(content)}</code></pre>')
             continue
         summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
+        outside = published_url(record, f"{name}.txt")
+        if outside in outside_files(record):  # kept off the page: it would weigh on every reader
+            link = f'<a href="{escape(page.site_root + outside)}">{escape(text(lang, "open_file", name=name))}</a>'
+            pieces.append(f'<p class="snippet-artifact">{summary}: {link}</p>')
+            continue
         pieces.append(f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
                       f"{page.highlighter.block(content, name)}</details>")
     for name in sorted(n for n in record.published if n.endswith(".svg")):  # a picture the snippet drew: shown

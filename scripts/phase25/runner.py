@@ -153,10 +153,10 @@ def warm_groups(jobs: list[Job]) -> set[str]:
 
 def run(catalog: Catalog, jobs: list[Job], *, workers: int = 1, progress: Progress | None = None,
         warm: bool = True, python: str | None = None, estimates: Catalog | None = None,
-        on_record: Callable[[Record], None] | None = None) -> Outcome:
+        on_record: Callable[[Record], None] | None = None, timeout_factor: float = 1.0) -> Outcome:
     """Execute jobs, ``workers`` at a time; each record is saved as soon as it exists."""
     started = time.monotonic()
-    with Session(catalog.layout, python=python, warm=warm) as session:
+    with Session(catalog.layout, python=python, warm=warm, timeout_factor=timeout_factor) as session:
         pool = _Pool(catalog, session, progress or Progress(len(jobs)), warm_groups(jobs) if warm else set())
         outcome = pool.run(longest_first(jobs, estimates or catalog), workers, on_record)
     outcome.executed.sort(key=lambda r: (r.snippet, r.device))

@@ -93,12 +93,15 @@ class Warm:
 class Session:
     """Use as a context manager; every run of one runner call happens inside one session."""
 
-    def __init__(self, layout: Layout, *, python: str | None = None, warm: bool = True) -> None:
+    def __init__(self, layout: Layout, *, python: str | None = None, warm: bool = True,
+                 timeout_factor: float = 1.0) -> None:
         self.layout = layout
         self.python = python or sys.executable
+        self.timeout_factor = timeout_factor  # > 1 for a slow interpreter (an emulated CPU)
         self.use_warm = warm
         self.notes: list[str] = []  # what the runner should tell the user (fallbacks to fresh runs)
         self._warm: dict[tuple, Warm | None] = {}
+        self._unsafe: dict[tuple, str] = {}  # environments whose warm interpreter cannot fork, and why
         self._warm_lock = threading.Lock()
         self._notes_lock = threading.Lock()
         self._count = 0
@@ -152,9 +155,11 @@ class Session:
         spec = {**spec, "session_root": str(self.root), "python": self.python}
         try:
             warm = self._warm_for(warm_env, flavour) if warm_env is not None and self.use_warm else None
+            if warm_env is not None and self.use_warm and warm is None:
+                self.note(f"{spec['label']} runs in a fresh interpreter: {self._unsafe[_key(warm_env, flavour)]}")
             if warm is not None and not warm.relog and any(k in spec["env"] for k in LOGGING):
-                self.note("runs that set torch's logging variables start fresh interpreters: this torch "
-                          "cannot re-read them after a fork")
+                self.note(f"{spec['label']} runs in a fresh interpreter: it sets torch's logging variables, "
+                          "which this torch cannot read again after a fork")
                 warm = None
             if warm is not None:
                 with warm.lock:
@@ -178,7 +183,7 @@ class Session:
         return link
 
     def _warm_for(self, env: dict[str, str], flavour: str) -> Warm | None:
-        key = (flavour, *sorted(env.items()))
+        key = _key(env, flavour)
         with self._warm_lock:
             if key not in self._warm:
                 self._warm[key] = self._start_warm(env, flavour)
@@ -200,7 +205,7 @@ class Session:
         ours.settimeout(None)
         if greeting is None or greeting.get("threads") != 1:
             why = "it did not start" if greeting is None else f"{greeting['threads']} threads after its imports"
-            self.note(f"runs in one environment start fresh interpreters: a warm one is unsafe to fork ({why})")
+            self._unsafe[_key(env, flavour)] = f"a warm interpreter of its environment is unsafe to fork ({why})"
             ours.close()
             process.kill()
             process.wait()
@@ -212,6 +217,10 @@ class Session:
         with self._notes_lock:
             if text not in self.notes:
                 self.notes.append(text)
+
+
+def _key(env: dict[str, str], flavour: str) -> tuple:
+    return (flavour, *sorted(env.items()))
 
 
 def _user() -> str:

@@ -21,7 +21,7 @@ from .errors import Interrupted, SourceError
 from .highlight import Highlighter, escape
 from .pages import FRONT_MATTER
 from .paths import Layout
-from .render import Page, admonition, published_url
+from .render import Page, admonition, outside_files, published_url
 
 try:
     from mkdocs.plugins import event_priority
@@ -198,7 +198,7 @@ def on_post_template(output: str, template_name: str, config) -> str:
     default language's version is kept and written back after the last pass."""
     if template_name != "404.html":
         return output
-    output = workarounds.not_found_page(output, config.site_url)
+    output = workarounds.accessible(workarounds.not_found_page(output, config.site_url), i18n.DEFAULT)
     if _BUILD is not None and config.theme.get("language") == i18n.DEFAULT:
         _BUILD.not_found = output
     return output
@@ -210,8 +210,9 @@ def on_post_build(config) -> None:
     if _BUILD is not None:
         for fresh in _BUILD.catalog.views.values():
             if fresh.state == "current" and fresh.record is not None:
-                for name, content in fresh.record.published.items():
-                    target = site / published_url(fresh.record, name)
+                files = {published_url(fresh.record, n): c for n, c in fresh.record.published.items()}
+                for path, content in {**files, **outside_files(fresh.record)}.items():
+                    target = site / path
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_text(content, encoding="utf-8")
     workarounds.split_search_index(site)

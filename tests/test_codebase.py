@@ -1,0 +1,38 @@
+"""The shape the codebase keeps: small modules, short functions, no path hacks, one command line."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+from conftest import REPO
+
+PACKAGE = sorted((REPO / "scripts" / "phase25").glob("*.py"))
+ALL_CODE = [*PACKAGE, *sorted((REPO / "scripts" / "minigpt").glob("*.py")), REPO / "scripts" / "mkdocs_hooks.py",
+            *sorted((REPO / "tests").glob("*.py"))]
+
+
+@pytest.mark.parametrize("module", PACKAGE, ids=[m.name for m in PACKAGE])
+def test_no_module_over_300_lines_and_no_function_over_50(module):
+    source = module.read_text(encoding="utf-8")
+    assert source.count("\n") <= 300, f"{module.name}: {source.count(chr(10))} lines"
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = node.end_lineno - node.lineno + 1
+            assert length <= 50, f"{module.name}: {node.name} is {length} lines long"
+
+
+def test_nothing_edits_sys_path():
+    offenders = [p.relative_to(REPO).as_posix() for p in ALL_CODE
+                 if re.search(r"sys\.path\.(insert|append)", p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_one_entry_point_and_every_command_is_in_its_help():
+    from phase25 import cli
+
+    assert sorted(p.name for p in (REPO / "scripts").glob("*.py")) == ["mkdocs_hooks.py"]
+    help_text = cli.parser().format_help()
+    for command in cli.COMMANDS:
+        assert command in help_text
