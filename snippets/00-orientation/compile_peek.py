@@ -33,6 +33,14 @@ QUOTES = "'" * 3
 kernels = re.findall(rf"(\w+) = async_compile\.\w+\((?:'\w+', )?.*?r?{QUOTES}(.*?){QUOTES}", code, re.DOTALL)
 print(f"Inductor wrote a {len(code.splitlines())}-line module for {device}.")
 print("Library calls:", sorted(set(re.findall(r"extern_kernels\.(\w+)", code))))
+
+# Why the matrix multiply is a library call: in the default mode Inductor does
+# not autotune matrix multiplies, so the ATen kernel is its only candidate.
+config = torch._inductor.config
+print("\nInductor's matrix-multiply settings in the default mode:")
+for name in ("max_autotune", "max_autotune_gemm", "max_autotune_gemm_backends"):
+    print(f"  {name} = {getattr(config, name)!r}")
+print('mode="max-autotune" sets:', torch._inductor.list_mode_options("max-autotune"))
 for name, source in kernels:
     print(f"\n--- generated kernel {name} ---")
     print(source.strip())

@@ -12,14 +12,21 @@ x = torch.randn(2, 64, device=device)
 W = torch.randn(600, 64, device=device, requires_grad=True)
 b = torch.randn(600, device=device, requires_grad=True)
 
-print("normal call:          grad_fn =", type(F.linear(x, W, b).grad_fn).__name__)
 
+def linear_and_first_key(label):
+    """Call F.linear; report the key the dispatcher starts from and what autograd recorded."""
+    keys = C._dispatch_keys(x) | C._dispatch_keys(W) | C._dispatch_keys(b) | C._dispatch_tls_local_include_set()
+    first = (keys - C._dispatch_tls_local_exclude_set()).highestPriorityTypeId()
+    y = F.linear(x, W, b)
+    recorded = type(y.grad_fn).__name__ if y.grad_fn else None
+    print(f"{label:<22} first key {C._dispatch_key_name(first):<16} grad_fn = {recorded}")
+
+
+linear_and_first_key("normal call")
 # Remove the autograd key from this thread: the call skips the autograd kernels
 # and lands on the backend kernel directly, so nothing records a graph.
 with C._ExcludeDispatchKeyGuard(C.DispatchKeySet(autograd_key)):
-    y = F.linear(x, W, b)
-print(f"{autograd_key.name} excluded: grad_fn = {y.grad_fn}, requires_grad = {y.requires_grad}")
-
+    linear_and_first_key(f"{autograd_key.name} excluded")
+# no_grad changes no key: the autograd kernel still runs, and records nothing.
 with torch.no_grad():
-    y = F.linear(x, W, b)
-print("under no_grad:        grad_fn =", y.grad_fn, "(the autograd kernel ran, and chose not to record)")
+    linear_and_first_key("under no_grad")

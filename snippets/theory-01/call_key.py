@@ -3,6 +3,7 @@
 # timeout = 60
 # ///
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
 C = torch._C
 device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -23,12 +24,23 @@ def call_key_set(*tensors):
 
 def show(label):
     keys = call_key_set(x, W, b)
-    print(f"{label:<16} {keys}")
-    print(f"{'':<16} highest priority: {keys.highestPriorityTypeId()}")
+    order = []
+    while (key := keys.highestPriorityTypeId()) != C.DispatchKey.Undefined:  # highest first
+        order.append(C._dispatch_key_name(key))
+        keys = keys & C._dispatch_keyset_full_after(key)
+    print(f"{label:<16} {' > '.join(order)}")
 
 
+class Silent(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+print("the call's keys, highest priority first")
 show("plain call")
 with torch.autocast(device, dtype=torch.bfloat16):
     show("under autocast")
 with torch.inference_mode():
     show("inference_mode")
+with Silent():
+    show("dispatch mode")

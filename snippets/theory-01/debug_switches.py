@@ -3,13 +3,14 @@
 # timeout = 120
 # ///
 import os
+import re
 import subprocess
 import sys
 
 import torch
 
-# Each switch in a fresh interpreter, on the same small program that fails.
-PROGRAM = "import torch; torch.ones(2, 65) @ torch.ones(64, 600)"
+# Each switch in a fresh interpreter, on the same failing call: the head fed 65 features.
+PROGRAM = "import torch, torch.nn.functional as F; F.linear(torch.ones(2, 65), torch.ones(600, 64), torch.ones(600))"
 SWITCHES = {
     "(none)": {},
     "TORCH_SHOW_DISPATCH_TRACE=1": {"TORCH_SHOW_DISPATCH_TRACE": "1"},
@@ -19,10 +20,18 @@ for label, extra in SWITCHES.items():
     result = subprocess.run([sys.executable, "-c", PROGRAM], env={**os.environ, **extra},
                             capture_output=True, text=True, check=False)
     lines = result.stderr.strip().splitlines()
-    print(f"{label}: {len(lines)} lines on stderr; the last and the C++ ones:")
-    print("   ", lines[-1] if "RuntimeError" in lines[-1] else next(line for line in lines if "RuntimeError" in line))
-    frames = [line.split(" from ")[0] for line in lines if line.startswith("#") and not line.startswith("#4 ??")]
-    for line in [line for line in lines if line.startswith("Exception raised")] + frames[:4]:
-        print("   ", line[:110])
+    frames = [line.split(" from ")[0] for line in lines if re.match(r"#\d+ ", line)]
+    print(f"{label}: C++ frames on stderr: {bool(frames)}")
+    print("   ", next(line for line in lines if line.startswith("RuntimeError")))
+    for line in lines:
+        if line.startswith("Exception raised"):
+            print("   ", re.sub(r"/\S*/(aten/src/)", r"\1", line.split(" (most recent")[0]))
+    # From the frame that raised up to the call of linear, C++ function names only.
+    first = next((i for i, f in enumerate(frames) if "::meta(" in f), None)
+    last = next((i for i, f in enumerate(frames) if "_ops::linear::call" in f), None)
+    if first is not None and last is not None:
+        for frame in frames[first:last + 1]:
+            number, _, name = frame.partition(" ")
+            print(f"    {number:<4} {name.split('(')[0]}")
 
 print("\nthis build: torch.version.debug =", torch.version.debug)

@@ -27,14 +27,19 @@ for dtype in (torch.float32, torch.bfloat16):
     with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
         F.linear(xd, Wd, bd)
         libc.fflush(None)
-    with profile(activities=activities) as prof:
+    with profile(activities=activities, record_shapes=True) as prof:
         F.linear(xd, Wd, bd)
         if device == "cuda":
             torch.cuda.synchronize()
-    cpu_ops = sorted(e.key for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CPU)
-    gpu_kernels = sorted(e.key for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA)
-    print("profiler, CPU side:", cpu_ops)
+    libc.fflush(None)
+    print("profiler, CPU side (aten ops, each under its caller, with input shapes):")
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CPU and event.name.startswith("aten::"):
+            depth, parent = 0, event.cpu_parent
+            while parent is not None:
+                depth, parent = depth + 1, parent.cpu_parent
+            print(f"  {'  ' * depth}{event.name} {event.input_shapes}")
     if device == "cuda":
         print("profiler, GPU kernels:")
-        for kernel in gpu_kernels:
+        for kernel in sorted({e.key for e in prof.key_averages() if e.device_type == torch.autograd.DeviceType.CUDA}):
             print("  " + kernel[:110])
