@@ -18,6 +18,14 @@ def tempered_head(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor, T: float) -
     return F.linear(x, W, b) / T
 
 
+def kernels(name):
+    return [k for k in ("CompositeExplicitAutograd", "Meta", "Autograd")
+            if torch._C._dispatch_has_kernel_for_dispatch_key(name, k)]
+
+
+print("kernels right after custom_op:", kernels("lab02::tempered_head"))
+
+
 @tempered_head.register_fake
 def _(x, W, b, T):
     return x.new_empty(x.shape[0], W.shape[0])

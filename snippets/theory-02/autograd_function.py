@@ -4,6 +4,7 @@
 # ///
 import torch
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
 
 
 class TemperedHead(torch.autograd.Function):
@@ -33,5 +34,22 @@ y = TemperedHead.apply(x, W, b, 2.0)
 print("grad_fn:", y.grad_fn.name())
 print("gradcheck:", torch.autograd.gradcheck(TemperedHead.apply, (x[:1], W[:5], b[:5], 2.0)))
 print("an operator the dispatcher knows?", torch._C._dispatch_has_kernel("phase25::TemperedHead"))
+
+
+class SeenOps(TorchDispatchMode):
+    """Lists the operators that reach the dispatcher."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.ops.append(func.overloadpacket._qualified_op_name)
+        return func(*args, **(kwargs or {}))
+
+
+with SeenOps() as seen:
+    TemperedHead.apply(x, W, b, 2.0)
+print("what the dispatcher sees of it:", seen.ops)
 print("compiles without a graph break:", torch.equal(torch.compile(TemperedHead.apply, fullgraph=True, backend="eager")(
     x, W, b, 2.0), y))

@@ -14,6 +14,32 @@ def tempered_head(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor, T: float) -
     return F.linear(x, W, b) / T
 
 
+def dispatch_table():
+    """The operator's entries in the dispatcher (printed without the file and line that registered them)."""
+    return torch._C._dispatch_dump("phase25::tempered_head")
+
+
+def entries(dump):
+    lines = [line for line in dump.splitlines() if ": registered at" in line and not line.startswith("debug")]
+    return [line.split(":")[0] for line in lines]
+
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+W, b = lm_head(device)
+x = torch.randn(2, 64, device=device)
+meta = [t.to("meta") for t in (x, W, b)]
+
+print("right after custom_op:")
+table_before = dispatch_table()
+print("  dispatch table:", entries(table_before))
+try:
+    tempered_head(*meta, 2.0)  # the Meta entry runs, and has no function to call yet
+except RuntimeError as error:
+    print("  on meta tensors:", str(error).split(". ")[0] + ".")
+y = tempered_head(x, W.clone().requires_grad_(), b, 2.0)  # the Autograd entry runs and records a node
+print("  grad_fn:", y.grad_fn.name())
+
+
 @tempered_head.register_fake  # shapes and dtypes only: what compile and meta tensors use
 def _(x, W, b, T):
     return x.new_empty(x.shape[0], W.shape[0])
@@ -33,10 +59,10 @@ def backward(ctx, grad):
 
 tempered_head.register_autograd(backward, setup_context=setup_context)
 
-device = "cuda" if torch.cuda.is_available() else "cpu"
-W, b = lm_head(device)
-x = torch.randn(2, 64, device=device)
-print("registered:", torch.ops.phase25.tempered_head.default)
+print("after register_fake and register_autograd:")
+print("  dispatch table:", entries(dispatch_table()))
+print("  the whole table unchanged, registration sites included:", dispatch_table() == table_before)
+print("  on meta tensors:", tempered_head(*meta, 2.0).shape)
 print("kernels for:", [k for k in ("CompositeExplicitAutograd", "CPU", "CUDA", "Meta", "Autograd")
                        if torch._C._dispatch_has_kernel_for_dispatch_key("phase25::tempered_head", k)])
 
