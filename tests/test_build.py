@@ -85,6 +85,23 @@ def test_execution_report_lists_every_run_in_both_languages(built_site):
         assert word in read(built_site, page)
 
 
+def test_language_alternates_are_absolute_in_a_sitemap_per_language(built_site):
+    import xml.etree.ElementTree as ET
+
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    for sitemap, prefix in (("sitemap.xml", ""), ("es/sitemap.xml", "es/")):
+        urls = ET.parse(built_site / sitemap).getroot().findall("s:url", ns)
+        assert len(urls) >= 12
+        for url in urls:
+            loc = url.find("s:loc", ns).text
+            links = {a.get("hreflang"): a.get("href") for a in url.findall("x:link", ns)}
+            assert loc.startswith("http") and links.keys() == {"en", "es", "x-default"}
+            assert links[{"": "en", "es/": "es"}[prefix]] == loc and links["x-default"] == links["en"]
+            assert all(href.startswith("http") for href in links.values())
+    page = read(built_site, "es/theory/01-dispatcher-and-aten/index.html")
+    assert 'hreflang="en"' in page and "<link rel=\"alternate\"" not in page  # switcher links, no head alternates
+
+
 def test_mermaid_is_served_only_with_pages_that_draw_a_diagram(built_site):
     assert "mermaid-11" not in read(built_site, "index.html")
     assert "mermaid-11" in read(built_site, "theory/02-autograd-and-custom-ops/index.html")

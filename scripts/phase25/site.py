@@ -185,7 +185,7 @@ def _lab_download(output: str, page) -> str:
 def on_post_page(output: str, page, config) -> str:
     output = _lab_download(output, page)
     output = workarounds.search_base(output, _lang(page))
-    output = workarounds.absolute_alternates(output, page.url, config.site_url)
+    output = workarounds.alternates_in_sitemaps_only(output)
     output = workarounds.accessible(output, _lang(page))
     if 'class="mermaid' in output:  # Mermaid (3.5 MB) only on the pages that draw a diagram
         script = f'<script src="{"../" * page.url.count("/")}{MERMAID}"></script>'

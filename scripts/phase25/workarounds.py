@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
-from urllib.parse import urljoin, urlparse
+from urllib.parse import urlparse
 
 from . import i18n
 
@@ -94,24 +94,22 @@ def split_search_index(site: Path) -> None:
 _ALTERNATE = re.compile(r'<link rel="alternate" href="(?P<href>[^"]*)" hreflang="(?P<lang>[\w-]+)">')
 
 
-def absolute_alternates(output: str, page_url: str, site_url: str | None) -> str:
-    """static-i18n writes the ``hreflang`` alternates of a page as relative links, which search engines
-    ignore; with ``site_url`` they become absolute, and the default language is also ``x-default``."""
-    if not site_url:
-        return output
-    here = urljoin(site_url, page_url)
-
-    def absolute(match: re.Match[str]) -> str:
-        href = urljoin(here, match.group("href"))
-        link = f'<link rel="alternate" href="{href}" hreflang="{match.group("lang")}">'
-        if match.group("lang") == i18n.DEFAULT:
-            link += f'<link rel="alternate" href="{href}" hreflang="x-default">'
-        return link
-
-    return _ALTERNATE.sub(absolute, output)
+def alternates_in_sitemaps_only(output: str) -> str:
+    """Each page's language alternates are announced in the sitemaps (absolute, with ``x-default``),
+    not in the page's head. Material reads every ``<link rel="alternate">`` of a head as the root of
+    another site and requests ``<that page>/sitemap.xml``, a 404 on every page but the home pages;
+    search engines accept ``hreflang`` from a sitemap as they do from a head."""
+    return _ALTERNATE.sub("", output)
 
 
 _URL = re.compile(r"<url>.*?</url>", re.DOTALL)
+
+
+def _with_default(sitemap: str) -> str:
+    """Each URL also names the default language's page as ``x-default``."""
+    pattern = re.compile(rf'(<xhtml:link rel="alternate" hreflang="{i18n.DEFAULT}" href="([^"]+)"/>)')
+    return pattern.sub(lambda m: f'{m.group(1)}\n        <xhtml:link rel="alternate" hreflang="x-default" '
+                                 f'href="{m.group(2)}"/>', sitemap)
 
 
 def sitemap_per_language(site: Path) -> None:
@@ -122,6 +120,10 @@ def sitemap_per_language(site: Path) -> None:
     if not root.exists():
         return
     text = root.read_text(encoding="utf-8")
+    if 'hreflang="x-default"' not in text:
+        text = _with_default(text)
+        root.write_text(text, encoding="utf-8")
+        (site / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
     for lang in (code for code in i18n.LANGUAGES if code != i18n.DEFAULT):
         pattern = re.compile(rf'<xhtml:link rel="alternate" hreflang="{lang}" href="([^"]+)"/>')
 
@@ -130,6 +132,7 @@ def sitemap_per_language(site: Path) -> None:
             return re.sub(r"<loc>[^<]*</loc>", f"<loc>{found.group(1)}</loc>", block.group(0)) if found else ""
 
         localized_text = _URL.sub(localized, text)
+        localized_text = _with_default(localized_text)
         (site / lang).mkdir(exist_ok=True)
         (site / lang / "sitemap.xml").write_text(localized_text, encoding="utf-8")
         (site / lang / "sitemap.xml.gz").write_bytes(gzip.compress(localized_text.encode(), mtime=0))
@@ -141,8 +144,7 @@ def not_found_page(output: str, site_url: str | None) -> str:
     links are absolute paths, like the ones MkDocs gives its stylesheets there."""
     base = urlparse(site_url).path if site_url else "/"
     homes = {lang: base if lang == i18n.DEFAULT else f"{base}{lang}/" for lang in i18n.LANGUAGES}
-    output = _ALTERNATE.sub(lambda m: f'<link rel="alternate" href="{homes.get(m.group("lang"), base)}" '
-                                      f'hreflang="{m.group("lang")}">', output)
+    output = alternates_in_sitemaps_only(output)
     return re.sub(r'<a href="[^"]*" hreflang="([\w-]+)" class="md-select__link">',
                   lambda m: f'<a href="{homes.get(m.group(1), base)}" hreflang="{m.group(1)}" class="md-select__link">',
                   output)
