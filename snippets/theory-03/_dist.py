@@ -19,6 +19,9 @@ def _worker(rank, store_file, fn):
     # that fails still reports, through the exception the parent process raises.
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 2)
+    # One compute thread per rank: two ranks that each spin two OpenMP threads (plus gloo's
+    # threads) on a two-core machine wait on each other, and every step slows down many times over.
+    torch.set_num_threads(1)
     dist.init_process_group("gloo", init_method=f"file://{store_file}", rank=rank, world_size=WORLD)
     try:
         torch.manual_seed(0)
@@ -35,7 +38,6 @@ def _worker(rank, store_file, fn):
 
 def run(fn):
     """Run fn(rank) -> list of lines on every rank."""
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
     with tempfile.TemporaryDirectory() as tmp:
         # fork: the ranks inherit fn as it is, with no re-import of the snippet
         mp.start_processes(_worker, args=(os.path.join(tmp, "store"), fn), nprocs=WORLD, join=True,

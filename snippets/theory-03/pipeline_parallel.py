@@ -8,6 +8,7 @@ import torch.distributed as dist
 from _dist import run
 from minigpt import encode, load_model, vocab
 from torch.distributed.pipelining import PipelineStage, ScheduleGPipe
+from torch.profiler import profile
 
 
 class Body(torch.nn.Module):
@@ -35,6 +36,13 @@ class Head(torch.nn.Module):
         return self.lm_head(self.ln_f(h))
 
 
+def messages(prof):
+    """The point-to-point calls this rank made, with the shape of each tensor, as the profiler recorded them."""
+    events = sorted(prof.events(), key=lambda e: e.time_range.start)
+    return [f"{e.name.removeprefix('c10d::').rstrip('_')} {tuple(e.structured_input_shapes[0][0])}"
+            for e in events if e.name in ("c10d::send", "c10d::recv_")]
+
+
 def pipeline(rank):
     model = load_model()
     words = vocab()
@@ -45,15 +53,16 @@ def pipeline(rank):
     schedule = ScheduleGPipe(stage, n_microbatches=2)
     prompts = ["walk : yesterday she", "eat : yesterday they", "comer : ayer yo", "vivir : ayer tú"]
     batch = torch.cat([encode(p) for p in prompts])  # 4 prompts, 5 tokens each
-    with torch.no_grad():
+    with torch.no_grad(), profile(record_shapes=True) as prof:
         if rank == 0:
-            schedule.step(batch)  # sends activations of 2 prompts x 5 tokens x 64 per microbatch
-            lines.append("sent the activations of each microbatch to stage 1")
+            schedule.step(batch)
         else:
             logits = schedule.step()
-            lines.append(f"received activations, produced logits {tuple(logits.shape)}")
-            lines.append(f"next words: {[words[i] for i in logits[:, -1].argmax(-1).tolist()]}")
-            lines.append(f"same as the whole model on one process: {torch.allclose(logits, model(batch), atol=1e-5)}")
+    lines.append(f"messages: {', '.join(messages(prof))}")
+    if rank == 1:
+        lines.append(f"produced logits {tuple(logits.shape)}")
+        lines.append(f"next words: {[words[i] for i in logits[:, -1].argmax(-1).tolist()]}")
+        lines.append(f"same as the whole model on one process: {torch.allclose(logits, model(batch), atol=1e-5)}")
     dist.barrier()
     return lines
 

@@ -5,35 +5,52 @@
 # ///
 import torch
 from _dist import run
-from minigpt import lm_head, vocab
+from minigpt import encode, load_model, vocab
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor.debug import CommDebugMode
-from torch.distributed.tensor.parallel import ColwiseParallel, parallelize_module
+from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+
+
+def new_calls(comm, before):
+    """The collectives CommDebugMode counted since the snapshot `before`."""
+    now = {str(op).split(".")[-1]: n for op, n in comm.get_comm_counts().items()}
+    return {op: n - before.get(op, 0) for op, n in now.items() if n > before.get(op, 0)} or "none", now
 
 
 def tensor_parallel(rank):
-    W, b = lm_head()
+    model = load_model()
     words = vocab()
-    head = torch.nn.Linear(64, 600)
-    head.load_state_dict({"weight": W, "bias": b})
+    # The head (64 -> 600) and a projection back to 64 (600 -> 64): the shape of a transformer MLP.
+    pair = torch.nn.Sequential(torch.nn.Linear(64, 600), torch.nn.Linear(600, 64))
+    pair[0].load_state_dict(model.lm_head.state_dict())  # the running example; the projection keeps its seeded init
+    W2 = pair[1].weight.detach().clone()
+    reference = [p.detach().clone() for p in pair.parameters()]
     mesh = init_device_mesh("cpu", (2,))
-    # Column-wise for the math (x W^T): each rank owns 300 output words, all 64 inputs.
-    parallelize_module(head, mesh, ColwiseParallel(use_local_output=False))
-    local = head.weight.to_local()
-    first = words[rank * 300]
-    lines = [f"weight {head.weight.placements}: local {tuple(local.shape)}, rows for words {first!r}..."
-             f"{words[rank * 300 + 299]!r}"]
-    x = torch.randn(4, 64)  # the same input on both ranks
+    parallelize_module(pair, mesh, {"0": ColwiseParallel(), "1": RowwiseParallel()})
+    head, proj = pair
+    lines = [f"head.weight {head.weight.placements}: local {tuple(head.weight.to_local().shape)}, the rows of "
+             f"words {words[rank * 300]!r}...{words[rank * 300 + 299]!r}",
+             f"proj.weight {proj.weight.placements}: local {tuple(proj.weight.to_local().shape)}, the columns that "
+             f"read those same 300 scores: {torch.equal(proj.weight.to_local(), W2[:, rank * 300 : rank * 300 + 300])}"]
+    prompts = torch.cat([encode("walk : yesterday she"), encode("comer : ayer yo")])
+    x = model.hidden(prompts).detach().requires_grad_()  # the same (2, 5, 64) states on both ranks
     comm = CommDebugMode()
     with comm:
-        y = head(x)
-    lines.append(f"output {y.placements}: local scores {tuple(y.to_local().shape)}; "
-                 f"collectives {dict(comm.get_comm_counts())}")
-    with comm:
-        full = y.full_tensor()  # all 600 scores, e.g. to take a softmax over the vocabulary
-    lines.append(f"gathering all 600 scores: {tuple(full.shape)}, collectives "
-                 f"{dict((str(k).split('.')[-1], v) for k, v in comm.get_comm_counts().items())}")
-    lines.append(f"same as one process: {torch.allclose(full, torch.nn.functional.linear(x, W, b), atol=1e-6)}")
+        scores = head(x)  # ColwiseParallel hands on the local shard: 300 of the 600 scores
+        calls, seen = new_calls(comm, {})
+        lines.append(f"head: local scores {tuple(scores.shape)}, collectives {calls}")
+        y = proj(scores)  # each rank's 300 scores give a partial sum of the 64 outputs
+        calls, seen = new_calls(comm, seen)
+        lines.append(f"proj: output {tuple(y.shape)}, collectives {calls}")
+        y.square().mean().backward()
+        calls, seen = new_calls(comm, seen)
+        lines.append(f"backward: collectives {calls}")
+    W, b, W2_, b2 = reference
+    xr = x.detach().clone().requires_grad_()
+    expected = torch.nn.functional.linear(torch.nn.functional.linear(xr, W, b), W2_, b2)
+    expected.square().mean().backward()
+    lines.append(f"same output as one process: {torch.allclose(y, expected, atol=1e-5)}; "
+                 f"same gradient of x: {torch.allclose(x.grad, xr.grad, atol=1e-6)}")
     return lines
 
 

@@ -1,0 +1,63 @@
+# /// snippet
+# devices = ["cpu"]
+# timeout = 300
+# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ///
+"""What each rank holds of the running example, and what it computes, in the four set-ups of the table."""
+
+import torch
+import torch.distributed as dist
+from _dist import run
+from minigpt import encode, load_model
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.fsdp import fully_shard
+from torch.distributed.tensor import DTensor
+from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel, parallelize_module
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+PROMPTS = ["walk : yesterday she", "eat : yesterday they", "comer : ayer yo", "vivir : ayer tú"]
+
+
+def local(module):
+    """How many parameter values this rank stores for the module."""
+    return sum((p.to_local() if isinstance(p, DTensor) else p).numel() for p in module.parameters())
+
+
+def holds(rank):
+    model = load_model()
+
+    def head():
+        layer = torch.nn.Linear(64, 600)
+        layer.load_state_dict(model.lm_head.state_dict())
+        return layer
+
+    prompts = torch.cat([encode(p) for p in PROMPTS])
+    mine = model.hidden(prompts[2 * rank : 2 * rank + 2]).detach()  # data parallel: this rank's 2 prompts
+    ddp = DDP(head())
+    lines = [f"DDP: stores {local(ddp.module)} of the head's 39000 values; scores {tuple(ddp(mine).shape)} "
+             "for its own 2 prompts"]
+
+    fsdp = head()
+    fully_shard(fsdp)
+    stored, during = local(fsdp), []
+    fsdp.register_forward_pre_hook(lambda module, args: during.append(tuple(module.weight.shape)))
+    scores = fsdp(mine)
+    lines.append(f"FSDP: stores {stored} before the step; the weight is {during[0]} while the forward runs; "
+                 f"scores {tuple(scores.shape)} for its own 2 prompts")
+
+    pair = torch.nn.Sequential(head(), torch.nn.Linear(600, 64))
+    parallelize_module(pair, init_device_mesh("cpu", (2,)), {"0": ColwiseParallel(), "1": RowwiseParallel()})
+    scores = pair[0](model.hidden(prompts[:2]).detach())  # the same 2 prompts on both ranks
+    lines.append(f"tensor parallel: stores {local(pair[0])} of the head; scores {tuple(scores.shape)}: "
+                 "half the vocabulary, for the prompts both ranks see")
+
+    stage = torch.nn.ModuleList([model.tok, model.pos, model.blocks]) if rank == 0 else \
+        torch.nn.ModuleList([model.ln_f, model.lm_head])
+    lines.append(f"pipeline parallel: stage {rank} stores {local(stage)} of the MiniGPT's "
+                 f"{sum(p.numel() for p in model.parameters())} values, the head "
+                 f"{'not at all' if rank == 0 else 'whole'}")
+    dist.barrier()
+    return lines
+
+
+run(holds)
