@@ -162,7 +162,7 @@ def record_body(record: Record, page: Page) -> str:
         main = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
         links = ", ".join(f'<a href="{escape(page.site_root + published_url(record, n))}">{escape(n)}</a>'
                           for n in main)
-        count_ = escape(text(lang, "published", files=len(record.published)))
+        count_ = escape(text(lang, "published", files=count(lang, len(record.published), "file")))
         pieces.append(f'<p class="snippet-published">{count_} {links}</p>')
     pieces.append(f'<p class="snippet-provenance">{escape(provenance_line(record, lang))}</p>')
     return "".join(pieces)
