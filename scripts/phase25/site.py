@@ -216,7 +216,15 @@ def on_post_build(config) -> None:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_text(content, encoding="utf-8")
     workarounds.split_search_index(site)
-    workarounds.sitemap_per_language(site)
+    notebooks = []
+    if _BUILD is not None:
+        for src_uri in sorted(_BUILD.downloads):
+            lang, rel = src_uri.split("/", 1)
+            if lang == i18n.DEFAULT:
+                path = Path(rel).with_suffix("").as_posix() + "/"
+                notebooks.append({code: (path if code == i18n.DEFAULT else f"{code}/{path}") for code in i18n.LANGUAGES
+                                  if f"{code}/{rel}" in _BUILD.downloads})
+    workarounds.sitemap_per_language(site, config.site_url, notebooks)
     if _BUILD is not None and _BUILD.not_found:
         (site / "404.html").write_text(_BUILD.not_found, encoding="utf-8")
     if _BUILD is not None:

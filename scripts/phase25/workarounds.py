@@ -112,8 +112,17 @@ def _with_default(sitemap: str) -> str:
                                  f'href="{m.group(2)}"/>', sitemap)
 
 
-def sitemap_per_language(site: Path) -> None:
-    """static-i18n writes one sitemap, of the default language's pages (each with its alternates).
+def _entry(site_url: str, paths: dict[str, str]) -> str:
+    """A sitemap entry for a page known in several languages: ``paths`` maps language -> path."""
+    links = "".join(f'\n        <xhtml:link rel="alternate" hreflang="{lang}" href="{site_url}{path}"/>'
+                    for lang, path in sorted(paths.items()))
+    loc = f"{site_url}{paths[i18n.DEFAULT]}"
+    return f"    <url>\n        <loc>{loc}</loc>\n        <changefreq>daily</changefreq>{links}\n    </url>\n"
+
+
+def sitemap_per_language(site: Path, site_url: str | None, extra: list[dict[str, str]]) -> None:
+    """static-i18n writes one sitemap, of the default language's Markdown pages (each with its
+    alternates); the notebook pages it does not know are added (``extra``: language -> path).
     Each other language gets its own, listing its pages, where Material's language selector looks
     for it (``<lang>/sitemap.xml``); the root one keeps the default language's pages."""
     root = site / "sitemap.xml"
@@ -121,6 +130,8 @@ def sitemap_per_language(site: Path) -> None:
         return
     text = root.read_text(encoding="utf-8")
     if 'hreflang="x-default"' not in text:
+        missing = [paths for paths in extra if f"<loc>{site_url}{paths[i18n.DEFAULT]}</loc>" not in text]
+        text = text.replace("</urlset>", "".join(_entry(site_url or "/", p) for p in missing) + "</urlset>")
         text = _with_default(text)
         root.write_text(text, encoding="utf-8")
         (site / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
@@ -132,7 +143,6 @@ def sitemap_per_language(site: Path) -> None:
             return re.sub(r"<loc>[^<]*</loc>", f"<loc>{found.group(1)}</loc>", block.group(0)) if found else ""
 
         localized_text = _URL.sub(localized, text)
-        localized_text = _with_default(localized_text)
         (site / lang).mkdir(exist_ok=True)
         (site / lang / "sitemap.xml").write_text(localized_text, encoding="utf-8")
         (site / lang / "sitemap.xml.gz").write_bytes(gzip.compress(localized_text.encode(), mtime=0))
