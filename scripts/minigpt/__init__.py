@@ -31,7 +31,7 @@ def load_checkpoint(path: Path = CHECKPOINT) -> dict[str, Any]:
         raise ValueError(f"{path}: checkpoint format {checkpoint.get('format')!r}, expected {FORMAT}")
     if checkpoint["vocab"] != _vocab.VOCAB:
         raise ValueError(
-            f"{path}: its vocabulary differs from minigpt/vocabulary.py; retrain with scripts/train_minigpt.py"
+            f"{path}: its vocabulary differs from minigpt/vocabulary.py; retrain it (make model)"
         )
     return checkpoint
 
