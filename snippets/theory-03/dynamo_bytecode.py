@@ -21,7 +21,7 @@ def predict(x):
     return probs.amax(-1)
 
 
-# The "eager" backend runs Dynamo's graphs as they are: the bytecode around them is the same for every backend.
+# The "eager" backend runs Dynamo's graphs as they are, without compiling them.
 compiled = torch.compile(predict, backend="eager")
 with depyf.prepare_debug("dump"):  # depyf decompiles the bytecode Dynamo writes into Python files
     compiled(torch.randn(2, 64))
