@@ -54,14 +54,21 @@ for node in graphs[0].graph.nodes:
     print(f"    {node.op:<14} {node.name:<12} {getattr(node.target, '__name__', node.target)}")
 
 # %% map
-# Name each generated kernel after the FX nodes it came from instead of the aten ops.
+# Each FX node remembers the torch function or module it was traced from (meta["source_fn_stack"]).
+source = {n.name: n.meta["source_fn_stack"][-1][1] for n in graphs[0].graph.nodes if "source_fn_stack" in n.meta}
+source = {name: getattr(fn, "__name__", fn) for name, fn in source.items()}
+print("FX node -> the torch function or module it came from:", source)
+
+# Name each generated kernel after those sources instead of the aten ops, then look the names up.
 torch._dynamo.reset()
 with inductor_config.patch({"cpp.descriptive_names": "torch"}), torch.no_grad():
     _, (named,) = run_and_get_code(torch.compile(tail), h)
 for kernel in re.findall(r"^(cpp_fused\w+) = ", named, re.MULTILINE):
-    print(f"kernel {kernel:<28} <- FX nodes {kernel.removeprefix('cpp_fused_').rsplit('_', 1)[0].split('_')}")
+    part = kernel.removeprefix("cpp_fused_").rsplit("_", 1)[0]
+    nodes = [name for name, fn in source.items() if re.search(rf"(^|_){re.escape(fn)}(_|$)", part)]
+    print(f"kernel {kernel:<24} named after {part!r:<12} <- FX nodes {nodes}")
 for comment in re.findall(r"# Topologically Sorted Source Nodes: (.*)", named):
-    print("extern call <-", comment)
+    print("library call <- FX nodes", comment)
 
 # %% fusion
 def tail_tempered(h):

@@ -4,6 +4,8 @@
 # env = { TORCH_LOGS = "graph_breaks", TORCH_LOGS_FORMAT = "%(message)s" }
 # deps = ["scripts/minigpt"]
 # ///
+import inspect
+
 import torch
 import torch.nn.functional as F
 from minigpt import lm_head, vocab
@@ -22,8 +24,14 @@ def predict(x):
     return probs
 
 
-explanation = torch._dynamo.explain(predict)(torch.randn(2, 64))
-print("graphs:", explanation.graph_count, "| graph breaks:", explanation.graph_break_count)
-for reason in explanation.break_reasons:
-    print("-", reason.reason.splitlines()[0][:160])
-    print("  at", reason.user_stack[-1].filename.rsplit("/", 1)[-1], "line", reason.user_stack[-1].lineno)
+x = torch.randn(2, 64)
+explanation = torch._dynamo.explain(predict)(x)
+print(f"explain: graph_count {explanation.graph_count} | graph_break_count {explanation.graph_break_count}"
+      f" | break_reasons {len(explanation.break_reasons)}")
+for i, (graph, reason) in enumerate(zip(explanation.graphs, explanation.break_reasons, strict=True), start=1):
+    nodes = [n.name for n in graph.graph.nodes if n.op not in ("placeholder", "output")]
+    print(f"  graph {i}: {', '.join(nodes)}; ended at line {reason.user_stack[-1].lineno}:",
+          reason.reason.splitlines()[0][:80])
+source = inspect.getsource(torch._dynamo.eval_frame.explain)
+print("explain computes:", next(line.strip() for line in source.splitlines() if "graph_break_count =" in line))
+print("the branch on this input: probs.max() > 0.5 is", bool(F.linear(x, W, b).softmax(-1).max() > 0.5))

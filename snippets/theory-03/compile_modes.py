@@ -1,0 +1,69 @@
+# /// snippet
+# devices = ["cpu", "cuda"]
+# timeout = 300
+# deps = ["scripts/minigpt"]
+# volatile = ["^    measured ", "^    picked ", "^max-autotune, frozen weights +runs:"]
+# ///
+import re
+import warnings
+
+import torch
+import torch._inductor.config as inductor_config
+from minigpt import lm_head
+from torch._dynamo.utils import counters
+from torch._inductor import list_mode_options, select_algorithm
+from torch._inductor.utils import run_and_get_code
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+torch.manual_seed(0)
+W, b = lm_head(device)
+head = torch.nn.Linear(64, 600, device=device).eval()  # the running example, with its trained weights
+with torch.no_grad():
+    head.weight.copy_(W)
+    head.bias.copy_(b)
+
+
+def probs(x):
+    return head(x).softmax(-1)
+
+
+x = torch.randn(2, 64, device=device)
+
+# Every choice the autotuner benchmarks, and the time it measured, as Inductor reports them to a feedback
+# function; its own table on stderr is switched off so that this output has a fixed shape.
+tuned = []
+select_algorithm.add_feedback_saver(lambda timings, name, inputs, choices, *rest: tuned.append((name, timings)))
+select_algorithm.PRINT_AUTOTUNE = False
+inductor_config.max_autotune_report_choices_stats = False
+warnings.filterwarnings("ignore", message="TypedStorage is deprecated")
+
+STEP = re.compile(r"(extern_kernels\.\w+|torch\.ops\.[\w.]+|\b(?:cpp|triton)_\w+)(?:\.run)?\(")
+
+for label, mode, frozen in (("default", "default", False), ("reduce-overhead", "reduce-overhead", False),
+                            ("max-autotune", "max-autotune", False),
+                            ("max-autotune, frozen weights", "max-autotune", True)):
+    torch._dynamo.reset()
+    counters.clear()
+    inductor_config.freezing = frozen  # parameters become constants of the graph
+    with torch.no_grad():
+        out, (code,) = run_and_get_code(torch.compile(probs, mode=mode), x)
+        same = torch.allclose(out, probs(x), atol=1e-6)
+    call = code[code.index("def call("):]
+    inputs = len(re.search(r"^\s*(.*?),? = args$", call, re.MULTILINE).group(1).split(", "))
+    steps = [m.group(1) for line in call.splitlines() if (m := STEP.search(line))]
+    skips = counters["inductor"]["cudagraph_skips"]
+    print(f"{label:<28} sets {list_mode_options(mode)}")
+    print(f"{label:<28} runs: {' -> '.join(steps)}")
+    print(f"{'':<28} call() inputs: {inputs} | same as eager: {same}"
+          + (f" | CUDA graph skipped: {skips}" if "triton.cudagraphs" in list_mode_options(mode) else ""))
+    for name, timings in tuned:
+        ranked = sorted(timings, key=timings.get)
+        print(f"    autotuned {name}: {len(timings)} choices")
+        for choice in sorted(timings, key=lambda c: c.name):
+            print(f"    choice {choice.name} ({type(getattr(choice, '_wrapped', choice)).__name__})")
+        for choice in sorted(timings, key=lambda c: c.name):
+            print(f"    measured {choice.name}: {timings[choice] * 1000:.1f} microseconds per call")
+        print(f"    picked {ranked[0].name}")
+    if not tuned:
+        print("    autotuned: nothing")
+    tuned.clear()
