@@ -54,7 +54,7 @@ def test_published_reports_are_in_the_site_and_linked(built_site):
 
 def test_the_drift_report_renders_in_both_languages_with_its_kinds(built_site):
     for page, word in (("reference/drift-torch-2.14.1/index.html", "changed"),
-                       ("es/reference/drift-torch-2.14.1/index.html", "cambiaron")):
+                       ("es/reference/drift-torch-2.14.1/index.html", "con cambios")):
         html = read(built_site, page)
         assert word in html and html.count('<tr class="drift-') >= 40 and 'class="drift-classes"' in html
         assert "--- stdout (before)" in html or "--- stderr (before)" in html  # the diffs, one click away

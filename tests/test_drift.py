@@ -51,6 +51,13 @@ def test_each_change_is_classified_by_the_stated_rule(before, after, kind):
     assert drift.classify(output(before), output(after)) == kind
 
 
+def test_a_change_in_lines_the_snippet_declares_volatile_is_its_own_kind():
+    before, after = output("choices: 2\npicked a\n"), output("choices: 2\npicked b\n")
+    assert drift.classify(before, after) == "real"
+    assert drift.classify(before, after, ("^picked ",)) == "volatile"
+    assert drift.classify(before, output("choices: 3\npicked b\n"), ("^picked ",)) == "real"
+
+
 def test_the_committed_upgrade_reports_are_consistent_and_shown_in_both_languages():
     reports = sorted((REPO / drift.REPORTS).glob("*.json"))
     assert reports, "no drift report committed"

@@ -7,6 +7,9 @@ each changed output is classified by a stated rule:
 
 - ``line-numbers``: the difference disappears once line numbers inside torch's
   and its libraries' own files are masked (they move between releases);
+- ``volatile``: what is left disappears once the lines the snippet declares
+  machine-dependent (its ``volatile`` patterns: measured timings, an autotuner's
+  pick) are masked as well;
 - ``build``: what is left disappears once lines naming CUDA, NVIDIA or a GPU
   are dropped (the new side ran a CUDA build of torch with no GPU: CUDA kernels
   registered, a warning that no CUDA runtime was found);
@@ -26,8 +29,8 @@ from .records import Record
 from .snippets import discover
 
 REPORTS = "reports/drift"
-SCHEMA = 2
-KINDS = ("real", "build", "line-numbers")
+SCHEMA = 3
+KINDS = ("real", "build", "volatile", "line-numbers")
 # "torch/_dynamo/output_graph.py:1135", "LinearAlgebra.cpp:204", 'File "...", line 979' -- not in snippets/.
 _LINE_NUMBER = re.compile(r'(?<![\w./<>-])(?P<path>[\w./<>-]+\.(?:py|cpp|h|cu|cc))(?P<sep>", line |:)\d+')
 _BUILD = re.compile(r"CUDA|cuda|NVIDIA|\bgpu\w*", re.IGNORECASE)
@@ -44,10 +47,11 @@ def _masked(match: re.Match[str]) -> str:
     return f"{match.group('path')}{match.group('sep')}<n>"
 
 
-def _mask(output: dict, drop_build: bool) -> list[str]:
-    """The output's lines, stream by stream, with library line numbers masked (and CUDA lines dropped)."""
+def _mask(output: dict, drop_build: bool, volatile: tuple[str, ...] = ()) -> list[str]:
+    """The output's lines, stream by stream, with library line numbers (and volatile lines) masked, and
+    CUDA lines dropped when asked."""
     lines: list[str] = []
-    for key, value in sorted(output.items()):
+    for key, value in sorted(records.comparable(output, volatile).items()):
         parts = sorted(value.items()) if isinstance(value, dict) and key == "artifacts" else [(key, value)]
         for name, text in parts:
             body = text if isinstance(text, str) else json.dumps(text, sort_keys=True)
@@ -58,11 +62,13 @@ def _mask(output: dict, drop_build: bool) -> list[str]:
     return lines
 
 
-def classify(a: dict, b: dict) -> str:
+def classify(a: dict, b: dict, volatile: tuple[str, ...] = ()) -> str:
     """The kind of a change between two output sections (see the module's docstring)."""
     if _mask(a, drop_build=False) == _mask(b, drop_build=False):
         return "line-numbers"
-    if _mask(a, drop_build=True) == _mask(b, drop_build=True):
+    if volatile and _mask(a, False, volatile) == _mask(b, False, volatile):
+        return "volatile"
+    if _mask(a, True, volatile) == _mask(b, True, volatile):
         return "build"
     return "real"
 
@@ -89,9 +95,10 @@ def compare(a: Layout, b: Layout, device: str = "cpu") -> dict:
         out_a, out_b = (r.output() if r else None for r in (ra, rb))
         state = "missing" if not (ra or rb) else "only-a" if not rb else "only-b" if not ra else (
             "unchanged" if out_a == out_b else "changed")
+        volatile = snippet.header.volatile
         entries.append({
-            "snippet": snippet.id, "device": device, "state": state,
-            "kind": classify(out_a, out_b) if state == "changed" else None,
+            "snippet": snippet.id, "device": device, "state": state, "volatile": list(volatile),
+            "kind": classify(out_a, out_b, volatile) if state == "changed" else None,
             "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
             "output": {"a": out_a, "b": out_b},
             "diff": _diff(out_a, out_b) if state == "changed" else "",
@@ -118,7 +125,7 @@ def problems(report: dict) -> list[str]:
             found.append(f"{entry['snippet']}: state {entry['state']!r} does not match its outputs")
         if entry["state"] == "changed" and entry["diff"] != _diff(a, b):
             found.append(f"{entry['snippet']}: the diff does not follow from the embedded outputs")
-        if entry["state"] == "changed" and entry["kind"] != classify(a, b):
+        if entry["state"] == "changed" and entry["kind"] != classify(a, b, tuple(entry.get("volatile", []))):
             found.append(f"{entry['snippet']}: kind {entry['kind']!r} does not follow from the embedded outputs")
     return found
 

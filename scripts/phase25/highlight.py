@@ -31,15 +31,17 @@ class Highlighter:
         self.cache = cache
         self.memory: dict[str, str] = {}
 
-    def block(self, source: str, filename: str | None = None, classes: str = "") -> str:
-        key = hashlib.sha256(f"{pygments.__version__}\0{filename}\0{classes}\0{source}".encode()).hexdigest()
+    def block(self, source: str, filename: str | None = None, classes: str = "", first_line: int | None = None) -> str:
+        """Highlighted HTML; ``first_line`` numbers the lines from there (a snippet's lines as in its file)."""
+        material = f"{pygments.__version__}\0{filename}\0{classes}\0{first_line}\0{source}"
+        key = hashlib.sha256(material.encode()).hexdigest()
         if key in self.memory:
             return self.memory[key]
         stored = self.cache / f"{key}.html" if self.cache else None
         if stored is not None and stored.exists():
             block = stored.read_text(encoding="utf-8")
         else:
-            block = _highlight(source, filename, classes)
+            block = _highlight(source, filename, classes, first_line)
             if stored is not None:  # atomically: two builds may share the cache
                 stored.parent.mkdir(parents=True, exist_ok=True)
                 partial = stored.with_name(f".{stored.name}.{os.getpid()}.tmp")
@@ -49,7 +51,7 @@ class Highlighter:
         return block
 
 
-def _highlight(source: str, filename: str | None, classes: str) -> str:
+def _highlight(source: str, filename: str | None, classes: str, first_line: int | None = None) -> str:
     if filename:
         try:
             lexer = get_lexer_for_filename(filename)
@@ -57,6 +59,10 @@ def _highlight(source: str, filename: str | None, classes: str) -> str:
             lexer = TextLexer()
     else:
         lexer = PythonLexer()
+    if first_line is not None:  # the table layout Material styles: numbers in a column copy does not take
+        table = highlight(source, lexer, HtmlFormatter(linenos="table", linenostart=first_line, wrapcode=True))
+        table = table.replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
+        return table.replace('<div class="highlight">', f'<div class="highlight {classes}">', 1)
     body = highlight(source, lexer, HtmlFormatter(nowrap=True))
     body = body.replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
     return f'<div class="highlight {classes}"><pre><span></span><code>{body}</code></pre></div>'

@@ -31,6 +31,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "artifact": "File written by the snippet: {name} ({lines} lines)",
         "figure": "Picture drawn by the snippet from what it measured: {name}",
         "open_file": "open {name}",
+        "header_lines": "lines 1–{last}: its header (devices, dependencies, environment)",
         "lab_download_title": "Run this lab on your machine",
         "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "
         "example's weights. It runs outside this site's repository, on Python with torch and Jupyter.",
@@ -66,7 +67,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "drift_summary": "{total} CPU snippets compared, torch {a} ({a_date}) against torch {b} ({b_date}): "
         "{changed} changed, {unchanged} unchanged, {other} on one side only.",
         "drift_classes": "Of the changes: {real} in what the snippet shows, {build} from the build of torch "
-        "(CUDA kernels registered, a CUDA-less warning), {lines} only in line numbers inside torch's own files.",
+        "(CUDA kernels registered, a CUDA-less warning), {volatile} only in lines the snippet declares "
+        "machine-dependent, {lines} only in line numbers inside torch's own files.",
         "drift_unchanged": "unchanged",
         "drift_changed": "changed",
         "drift_only-a": "only before",
@@ -76,6 +78,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "drift_kind_real": "what the snippet shows",
         "drift_kind_build": "build of torch",
         "drift_kind_line-numbers": "line numbers only",
+        "drift_kind_volatile": "machine-dependent lines only",
         "drift_kind_none": "—",
         "drift_edited": "snippet edited since this comparison",
         "drift_diff": "Diff of the recorded output",
@@ -87,7 +90,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "commit": "commit",
         "thread": "hilo",
         "threads": "hilos",
-        "published": "Publicado con esta salida ({files}):",
+        "published": "Esta salida se publica con {files}:",
         "file": "archivo",
         "files": "archivos",
         "stdout": "stdout",
@@ -101,6 +104,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
         "figure": "Imagen dibujada por el fragmento a partir de lo que midió: {name}",
         "open_file": "abrir {name}",
+        "header_lines": "líneas 1–{last}: su cabecera (dispositivos, dependencias, entorno)",
         "lab_download_title": "Ejecuta este laboratorio en tu máquina",
         "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
         "pesos del ejemplo conductor. Funciona fuera del repositorio de este sitio, con Python, torch y Jupyter.",
@@ -112,7 +116,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
         "vista previa local; al generar el sitio en modo estricto se rechaza.",
         "failed_title": "Esta ejecución falló",
-        "missing_title": "No hay salida registrada",
+        "missing_title": "No hay ninguna salida grabada",
         "missing": "No hay registro de {device} para este fragmento. Ejecuta `make records`.",
         "corrupt_title": "Registro ilegible",
         "outdated_title": "Traducción desactualizada",
@@ -126,30 +130,31 @@ STRINGS: dict[str, dict[str, str]] = {
         "report_where": "Dónde",
         "report_date": "Fecha",
         "status_current": "al día",
-        "status_failed": "falló",
-        "status_timeout": "agotó el tiempo",
+        "status_failed": "fallido",
+        "status_timeout": "tiempo agotado",
         "status_stale": "obsoleto",
         "status_missing": "aún no capturado",
         "status_corrupt": "ilegible",
         "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún sin capturar en "
         "una GPU, {bad} con algún problema.",
         "drift_summary": "{total} fragmentos de CPU comparados, torch {a} ({a_date}) frente a torch {b} ({b_date}): "
-        "{changed} cambiaron, {unchanged} sin cambios, {other} solo en un lado.",
+        "{changed} con cambios, {unchanged} sin cambios, {other} solo en un lado.",
         "drift_classes": "De los cambios: {real} en lo que muestra el fragmento, {build} por el build de torch "
-        "(kernels de CUDA registrados, un aviso por la falta de CUDA), {lines} solo en números de línea dentro de "
-        "los archivos de torch.",
+        "(kernels de CUDA registrados, un aviso por la falta de CUDA), {volatile} solo en líneas que el fragmento "
+        "declara dependientes de la máquina, {lines} solo en números de línea dentro de los archivos de torch.",
         "drift_unchanged": "sin cambios",
         "drift_changed": "cambió",
         "drift_only-a": "solo antes",
         "drift_only-b": "solo después",
-        "drift_missing": "en ninguno",
+        "drift_missing": "en ninguno de los dos",
         "drift_kind": "Tipo de cambio",
         "drift_kind_real": "lo que muestra el fragmento",
         "drift_kind_build": "build de torch",
         "drift_kind_line-numbers": "solo números de línea",
+        "drift_kind_volatile": "solo líneas que dependen de la máquina",
         "drift_kind_none": "—",
         "drift_edited": "fragmento editado después de esta comparación",
-        "drift_diff": "Diff de la salida registrada",
+        "drift_diff": "Diff de la salida grabada",
     },
 }
 

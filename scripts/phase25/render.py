@@ -224,8 +224,9 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     blocks = "".join(f'<div class="tabbed-block">{panel.html}</div>' for panel in panels)
     html = (
         f'<div class="snippet" data-snippet="{escape(snippet_id)}">'
-        f'<div class="snippet-code"><p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code></p>'
-        f'{page.highlighter.block(snippet.code, classes="language-python")}</div>'
+        f'<div class="snippet-code"><p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code> · '
+        f'{escape(text(page.lang, "header_lines", last=snippet.code_line - 1))}</p>'
+        f'{page.highlighter.block(snippet.code, classes="language-python", first_line=snippet.code_line)}</div>'
         f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
         f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
     )

@@ -57,7 +57,8 @@ def drift_report(directive: Directive, page: Page) -> Rendered:
                    b=report["b"].get("build") or report["b"]["torch"], b_date=report["b"]["date"],
                    changed=tally["changed"], unchanged=tally["unchanged"],
                    other=tally["only-a"] + tally["only-b"] + tally["missing"])
-    classes = text(lang, "drift_classes", real=tally["real"], build=tally["build"], lines=tally["line-numbers"])
+    classes = text(lang, "drift_classes", real=tally["real"], build=tally["build"], volatile=tally["volatile"],
+                   lines=tally["line-numbers"])
     rows, details = [], []
     for entry in report["entries"]:
         digest = page.catalog.digests.get(entry["snippet"])

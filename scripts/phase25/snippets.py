@@ -86,6 +86,15 @@ def code_of(source: str, where: str = "snippet") -> str:
     return "\n".join(lines[: block.start] + lines[block.end + 1 :]).lstrip("\n")
 
 
+def first_code_line(source: str, where: str = "snippet") -> int:
+    """The file's line number of the first line of :func:`code_of`: tracebacks count from the file's top."""
+    block = find_block(source, where)
+    lines = source.split("\n")
+    rest = lines[block.end + 1 :]
+    blank = next((i for i, line in enumerate(rest) if line.strip()), len(rest))
+    return block.end + 2 + blank if block.start == 0 else 1
+
+
 class _Reader:
     """Validates one header's values; each error points at the line that set the key."""
 
@@ -194,6 +203,11 @@ class Snippet:
     @cached_property
     def code(self) -> str:
         return code_of(self.source, self.where)
+
+    @cached_property
+    def code_line(self) -> int:
+        """Line of the file where the code a reader sees starts (its numbers match tracebacks)."""
+        return first_code_line(self.source, self.where)
 
 
 def discover(layout: Layout) -> list[Snippet]:

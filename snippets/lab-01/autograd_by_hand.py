@@ -63,6 +63,8 @@ while node.name() != "AddmmBackward0":
 print(f"{node.name():<22} receives dL/dy; largest difference from ours < 1e-6: {(grad - dy).abs().max() < 1e-6}")
 g_bias, g_x, g_wt = call(node, grad)
 print("its inputs, in next_functions order:", [f[0].name().split("::")[-1] for f in node.next_functions])
+print("the gradients it returns, in that order:", [tuple(g.shape) for g in (g_bias, g_x, g_wt)])
+print("the first, summed over its rows, is our dL/db:", torch.allclose(g_bias.sum(0), db, atol=1e-6))
 t_node = node.next_functions[2][0]
 (g_w,) = call(t_node, g_wt)
 print(f"TBackward0 turns dL/d(W.T) {tuple(g_wt.shape)} into dL/dW {tuple(g_w.shape)}; equals ours: "

@@ -16,12 +16,14 @@ SWITCHES = {
     "TORCH_SHOW_DISPATCH_TRACE=1": {"TORCH_SHOW_DISPATCH_TRACE": "1"},
     "TORCH_SHOW_CPP_STACKTRACES=1": {"TORCH_SHOW_CPP_STACKTRACES": "1", "TORCH_DISABLE_ADDR2LINE": "1"},
 }
+plain = None
 for label, extra in SWITCHES.items():
     result = subprocess.run([sys.executable, "-c", PROGRAM], env={**os.environ, **extra},
                             capture_output=True, text=True, check=False)
+    plain = result.stderr if plain is None else plain
     lines = result.stderr.strip().splitlines()
     frames = [line.split(" from ")[0] for line in lines if re.match(r"#\d+ ", line)]
-    print(f"{label}: C++ frames on stderr: {bool(frames)}")
+    print(f"{label}: C++ frames on stderr: {bool(frames)} | stderr as without any switch: {result.stderr == plain}")
     print("   ", next(line for line in lines if line.startswith("RuntimeError")))
     for line in lines:
         if line.startswith("Exception raised"):

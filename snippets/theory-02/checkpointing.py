@@ -13,7 +13,7 @@ from torch.utils.checkpoint import checkpoint
 
 torch.manual_seed(0)
 model = load_model().train()
-tokens = encode([example.tokens for example in data.corpus()[::97][:32]], 16)  # 32 training sentences
+tokens = encode([example.tokens for example in data.corpus()[::97][:32]], 16)  # 32 sentences of the corpus
 inputs, targets = tokens[:, :-1], tokens[:, 1:]  # predict each next token: 32 x 15 positions
 parameters = {p.untyped_storage().data_ptr() for p in model.parameters()}
 

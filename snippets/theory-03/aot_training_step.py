@@ -22,4 +22,4 @@ def step(x, target):
 
 compiled = torch.compile(step)
 print(f"loss {compiled(x, target).item():.4f} | W.grad {tuple(W.grad.shape)} | b.grad {tuple(b.grad.shape)}")
-print("(AOTAutograd's joint, forward and backward graphs are on stderr)")
+print("(AOTAutograd's forward and backward graphs are on stderr)")
