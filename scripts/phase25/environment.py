@@ -14,7 +14,8 @@ it refuses an AVX2 reproducibility branch and falls back to its own choice), so
 ``MKL_CBWR=COMPATIBLE,STRICT`` asks for the one branch MKL guarantees to give
 the same bits on every x86-64 CPU, whatever the memory alignment. oneDNN is
 capped at AVX2 like ATen. numpy's OpenBLAS gets one thread, so no thread exists
-before a run is forked from a warm interpreter.
+before a run is forked from a warm interpreter. OpenMP's waiting threads sleep
+rather than spin, which changes no result but keeps runs that share the cores fast.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ CPU_ENV = {
     "MKL_CBWR": "COMPATIBLE,STRICT",
     "ONEDNN_MAX_CPU_ISA": "AVX2",
     "OMP_NUM_THREADS": "2",
+    # Waiting OpenMP threads sleep instead of spinning: when runs share the cores (two runs of two
+    # threads on two cores), a spinning barrier made a 1-second gradcheck take 100 seconds.
+    "OMP_WAIT_POLICY": "PASSIVE",
 }
 # Variables a run forked from a warm interpreter may set after the fork: torch reads the
 # first two again when its logging is re-initialized (bootstrap does that), MKL reads its
