@@ -43,8 +43,9 @@ check-model: setup  ## retrain the grammar MiniGPT and compare with the committe
 labs: setup  ## regenerate the lab notebooks from their code, prose and records
 	$(P25) labs build
 
-records: setup  ## re-execute every CPU snippet in fresh interpreters and rewrite its record, on purpose
+records: setup  ## re-execute every CPU snippet in fresh interpreters, rewrite its record and the lab notebooks
 	$(P25) update -j$(JOBS)
+	$(P25) labs build
 
 check-records: setup  ## re-execute CPU snippets into a scratch folder; print each mismatch as a diff
 	$(P25) check -j$(JOBS)
