@@ -91,7 +91,9 @@ def test_language_alternates_are_absolute_in_a_sitemap_per_language(built_site):
     ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
     for sitemap, prefix in (("sitemap.xml", ""), ("es/sitemap.xml", "es/")):
         urls = ET.parse(built_site / sitemap).getroot().findall("s:url", ns)
-        assert len(urls) >= 12
+        locs = [url.find("s:loc", ns).text for url in urls]
+        assert len(urls) >= 10 and len(set(locs)) == len(locs)  # seven pages and three labs, each once
+        assert all(("/es/" in loc) == (prefix == "es/") for loc in locs)  # each language's own pages only
         for url in urls:
             loc = url.find("s:loc", ns).text
             links = {a.get("hreflang"): a.get("href") for a in url.findall("x:link", ns)}

@@ -53,3 +53,21 @@ def test_a_malformed_directive_names_the_page_and_its_line_in_the_source_file(to
     page = SimpleNamespace(url="page/", file=SimpleNamespace(src_uri="en/page.md", abs_src_path=str(source)))
     with pytest.raises(PluginError, match=r"^docs/en/page.md:6: unknown directive '::: snipet'"):
         site.on_page_markdown("# Page\n\n::: snipet page/a\n", page, config, None)
+
+
+def test_sitemaps_are_split_per_language_once_however_often_the_hook_runs(tmp_path):
+    """static-i18n writes one sitemap of both languages and runs the post-build hook once per language."""
+    from phase25 import workarounds
+
+    url = "https://example.org/p/"
+    both = "".join(f'<url><loc>{url}{loc}</loc><xhtml:link rel="alternate" hreflang="en" href="{url}a/"/>'
+                   f'<xhtml:link rel="alternate" hreflang="es" href="{url}es/a/"/></url>' for loc in ("a/", "es/a/"))
+    (tmp_path / "sitemap.xml").write_text(f"<urlset>{both}</urlset>")
+    notebook = {"en": "labs/x/", "es": "es/labs/x/"}
+    for _ in range(2):
+        workarounds.sitemap_per_language(tmp_path, url, [notebook])
+    english, spanish = (tmp_path / "sitemap.xml").read_text(), (tmp_path / "es/sitemap.xml").read_text()
+    assert english.count("<loc>") == spanish.count("<loc>") == 2
+    assert f"<loc>{url}a/</loc>" in english and f"<loc>{url}labs/x/</loc>" in english
+    assert f"<loc>{url}es/a/</loc>" in spanish and f"<loc>{url}es/labs/x/</loc>" in spanish
+    assert spanish.count('hreflang="x-default"') == 2 and f'hreflang="x-default" href="{url}labs/x/"' in spanish

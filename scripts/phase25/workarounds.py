@@ -103,49 +103,44 @@ def alternates_in_sitemaps_only(output: str) -> str:
 
 
 _URL = re.compile(r"<url>.*?</url>", re.DOTALL)
+_LINK = re.compile(r'<xhtml:link rel="alternate" hreflang="([\w-]+)" href="([^"]+)"/>')
+_URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+           'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n')
 
 
-def _with_default(sitemap: str) -> str:
-    """Each URL also names the default language's page as ``x-default``."""
-    pattern = re.compile(rf'(<xhtml:link rel="alternate" hreflang="{i18n.DEFAULT}" href="([^"]+)"/>)')
-    return pattern.sub(lambda m: f'{m.group(1)}\n        <xhtml:link rel="alternate" hreflang="x-default" '
-                                 f'href="{m.group(2)}"/>', sitemap)
+def _pages(sitemap: str) -> list[dict[str, str]]:
+    """Each ``<url>`` of a sitemap as its language -> absolute URL alternates (``x-default`` left out)."""
+    return [{lang: href for lang, href in _LINK.findall(block) if lang != "x-default"}
+            for block in _URL.findall(sitemap)]
 
 
-def _entry(site_url: str, paths: dict[str, str]) -> str:
-    """A sitemap entry for a page known in several languages: ``paths`` maps language -> path."""
-    links = "".join(f'\n        <xhtml:link rel="alternate" hreflang="{lang}" href="{site_url}{path}"/>'
-                    for lang, path in sorted(paths.items()))
-    loc = f"{site_url}{paths[i18n.DEFAULT]}"
-    return f"    <url>\n        <loc>{loc}</loc>\n        <changefreq>daily</changefreq>{links}\n    </url>\n"
+def _entry(lang: str, links: dict[str, str]) -> str:
+    """A sitemap entry for the ``lang`` version of a page, naming every version and the default one."""
+    alternates = {**links, "x-default": links[i18n.DEFAULT]} if i18n.DEFAULT in links else links
+    rows = "".join(f'\n        <xhtml:link rel="alternate" hreflang="{code}" href="{href}"/>'
+                   for code, href in sorted(alternates.items()))
+    return f"    <url>\n        <loc>{links[lang]}</loc>{rows}\n    </url>\n"
 
 
 def sitemap_per_language(site: Path, site_url: str | None, extra: list[dict[str, str]]) -> None:
-    """static-i18n writes one sitemap, of the default language's Markdown pages (each with its
-    alternates); the notebook pages it does not know are added (``extra``: language -> path).
-    Each other language gets its own, listing its pages, where Material's language selector looks
-    for it (``<lang>/sitemap.xml``); the root one keeps the default language's pages."""
+    """static-i18n writes one sitemap of every language's Markdown pages; the notebook pages it
+    does not know are added (``extra``: language -> path). Each language gets a sitemap of its own
+    pages, where Material's language selector looks for it: the default language's at the root,
+    the others' at ``<lang>/sitemap.xml``. Rewriting is idempotent: static-i18n calls the hook once
+    per language."""
     root = site / "sitemap.xml"
     if not root.exists():
         return
-    text = root.read_text(encoding="utf-8")
-    if 'hreflang="x-default"' not in text:
-        missing = [paths for paths in extra if f"<loc>{site_url}{paths[i18n.DEFAULT]}</loc>" not in text]
-        text = text.replace("</urlset>", "".join(_entry(site_url or "/", p) for p in missing) + "</urlset>")
-        text = _with_default(text)
-        root.write_text(text, encoding="utf-8")
-        (site / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
-    for lang in (code for code in i18n.LANGUAGES if code != i18n.DEFAULT):
-        pattern = re.compile(rf'<xhtml:link rel="alternate" hreflang="{lang}" href="([^"]+)"/>')
-
-        def localized(block: re.Match[str], pattern: re.Pattern[str] = pattern) -> str:
-            found = pattern.search(block.group(0))
-            return re.sub(r"<loc>[^<]*</loc>", f"<loc>{found.group(1)}</loc>", block.group(0)) if found else ""
-
-        localized_text = _URL.sub(localized, text)
-        (site / lang).mkdir(exist_ok=True)
-        (site / lang / "sitemap.xml").write_text(localized_text, encoding="utf-8")
-        (site / lang / "sitemap.xml.gz").write_bytes(gzip.compress(localized_text.encode(), mtime=0))
+    base = site_url or "/"
+    found = _pages(root.read_text(encoding="utf-8"))
+    found += [{lang: f"{base}{path}" for lang, path in paths.items()} for paths in extra]
+    pages = {links.get(i18n.DEFAULT, next(iter(links.values()))): links for links in found if links}
+    for lang in i18n.LANGUAGES:
+        text = _URLSET + "".join(_entry(lang, links) for links in pages.values() if lang in links) + "</urlset>\n"
+        folder = site if lang == i18n.DEFAULT else site / lang
+        folder.mkdir(exist_ok=True)
+        (folder / "sitemap.xml").write_text(text, encoding="utf-8")
+        (folder / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
 
 
 def not_found_page(output: str, site_url: str | None) -> str:
