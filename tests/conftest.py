@@ -9,14 +9,20 @@ snippets are re-executed in test_records.py.
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import signal
 import socket
+import subprocess
+import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
 from phase25 import runner
 from phase25.catalog import Catalog
-from phase25.paths import REPO_ROOT, Layout
+from phase25.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
 
 REPO = REPO_ROOT
 
@@ -73,3 +79,55 @@ def built_site(tmp_path_factory, preview_port) -> Path:
     result = build(REPO, site, site_url=f"http://127.0.0.1:{preview_port}{PREVIEW}")
     assert result.returncode == 0, result.stderr[-4000:]
     return site
+
+
+class BackgroundRuns:
+    """The CPU snippets re-executed by ``tests/reexecute.py`` while the rest of the session runs.
+
+    Started once collection shows a test that needs it; a session that stops early stops it (SIGINT,
+    then SIGKILL to its process group) and removes its scratch folder."""
+
+    def __init__(self) -> None:
+        self.scratch = Path(tempfile.mkdtemp(prefix="phase25-reexecuted-"))
+        self.log = (self.scratch / "log.txt").open("w")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "scripts"), os.environ.get("PYTHONPATH", "")])}
+        self.process = subprocess.Popen([sys.executable, str(Path(__file__).parent / "reexecute.py"),
+                                         str(self.scratch), str(os.getpid())], cwd=REPO, env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait(self, timeout: float = 1800) -> Layout:
+        """The scratch layout holding the fresh records, once every run has ended."""
+        code = self.process.wait(timeout=timeout)
+        log = (self.scratch / "log.txt").read_text()
+        assert code == 0, f"re-executing the snippets ended with status {code}:\n{log[-4000:]}"
+        return Layout(REPO, DEFAULT_LAYOUT.snippets, self.scratch / "records")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+_BACKGROUND: list[BackgroundRuns] = []
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if any("reexecuted" in getattr(item, "fixturenames", ()) for item in session.items):
+        _BACKGROUND.append(BackgroundRuns())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    while _BACKGROUND:
+        _BACKGROUND.pop().stop()
+
+
+@pytest.fixture(scope="session")
+def background_runs() -> BackgroundRuns:
+    assert _BACKGROUND, "the snippets' re-execution starts at collection, for tests that use `reexecuted`"
+    return _BACKGROUND[0]

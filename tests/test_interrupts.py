@@ -80,3 +80,41 @@ def test_sigkill_of_the_runner_leaves_nothing_behind(toy, tmp_path, warm):
     while left_behind(scratch, pid_file, toy) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left_behind(scratch, pid_file, toy) == []
+
+
+def processes_in(folder: Path) -> list[int]:
+    """Processes whose TMPDIR is ``folder``: everything a runner started under it."""
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if f"TMPDIR={folder}\0".encode() in environ.read_bytes():
+                found.append(int(environ.parent.name))
+        except OSError:
+            continue
+    return [pid for pid in found if alive(pid)]
+
+
+@pytest.mark.slow
+def test_the_sessions_background_runs_end_with_the_session_however_it_ends(tmp_path):
+    """tests/reexecute.py runs the real snippets beside the test session; a session killed outright
+    (SIGKILL, no cleanup of its own) takes them along: no process and no folder stay."""
+    scratch, tmp = tmp_path / "reexecuted", tmp_path / "tmp"
+    scratch.mkdir()
+    tmp.mkdir()
+    session = ("import os, subprocess, sys, time; "
+               f"p = subprocess.Popen([sys.executable, {str(REPO_ROOT / 'tests/reexecute.py')!r}, {str(scratch)!r}, "
+               "str(os.getpid())]); print(p.pid, flush=True); time.sleep(300)")
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": str(REPO_ROOT / "scripts")}
+    launcher = subprocess.Popen([sys.executable, "-c", session], env=env, stdout=subprocess.PIPE, text=True)
+    child = int(launcher.stdout.readline())
+    deadline = time.monotonic() + 120
+    while not any(p.name.startswith("phase25-") for p in tmp.iterdir()):  # the runs have started
+        assert time.monotonic() < deadline and alive(child)
+        time.sleep(0.1)
+    time.sleep(2)
+    launcher.kill()
+    launcher.communicate()
+    deadline = time.monotonic() + 90
+    while (processes_in(tmp) or scratch.exists()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert processes_in(tmp) == [] and not scratch.exists() and list(tmp.iterdir()) == []

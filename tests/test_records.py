@@ -2,44 +2,29 @@
 
 One test per snippet, like pytest-examples: a failure shows the diff between the
 committed record and what the snippet prints today. All snippets run once, in
-parallel, in a session fixture; each in the other mode than the one that made
-its committed record (a fresh interpreter or a fork of a warm one), so every
-test also checks that the two modes print the same bytes. Accept a real change
+parallel, in the background of the session from its start (tests/reexecute.py);
+each in the other mode than the one that made its committed record (a fresh
+interpreter or a fork of a warm one), so every test also checks that the two
+modes print the same bytes. Accept a real change
 on purpose with ``make records``.
 """
 
 from __future__ import annotations
 
-import io
-import os
-
 import pytest
-from phase25 import cli, runner
+from phase25 import cli, records
 from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT, Layout
+from phase25.paths import DEFAULT_LAYOUT
 
 CATALOG = Catalog.here(DEFAULT_LAYOUT)
 CPU = sorted(s.id for s in CATALOG.snippets.values() if "cpu" in s.header.devices)
 
 
-def made_warm(snippet_id: str) -> bool:
-    record = CATALOG.view(snippet_id, "cpu").record
-    return bool(record and record.run.get("mode") == "warm")
-
-
 @pytest.fixture(scope="session")
-def reexecuted(tmp_path_factory) -> dict:
-    scratch = Catalog(Layout(DEFAULT_LAYOUT.root, DEFAULT_LAYOUT.snippets, tmp_path_factory.mktemp("records")),
-                      CATALOG.torch)
-    todo, _ = runner.plan(scratch, ["cpu"], force=True)
-    found = {}
-    for warm in (True, False):
-        jobs = [job for job in todo if made_warm(job.snippet.id) != warm]
-        if jobs:
-            outcome = runner.run(scratch, jobs, workers=os.cpu_count() or 1, warm=warm, estimates=CATALOG,
-                                 progress=runner.Progress(len(jobs), io.StringIO()))
-            found.update({r.snippet: r for r in outcome.executed})
-    return found
+def reexecuted(background_runs) -> dict:
+    """Every CPU snippet's fresh record, made in the background since collection (conftest.py)."""
+    layout = background_runs.wait()
+    return {snippet_id: records.load(layout, snippet_id, "cpu") for snippet_id in CPU}
 
 
 @pytest.mark.slow
@@ -48,6 +33,7 @@ def test_cpu_record_matches_a_fresh_run(snippet_id, reexecuted):
     committed = CATALOG.view(snippet_id, "cpu")
     assert committed.state == "current", f"{snippet_id}: {committed.state} ({committed.reason}); run `make records`"
     fresh = reexecuted[snippet_id]
+    assert fresh is not None, f"{snippet_id}: the re-execution wrote no record"
     assert fresh.status == "ok", f"{snippet_id} {fresh.status}: {fresh.error}\n{fresh.stderr[-2000:]}"
     assert cli.describe_mismatch(committed.record, fresh, CATALOG.snippets[snippet_id].header.volatile) == ""
 

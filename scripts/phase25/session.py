@@ -191,10 +191,12 @@ class Session:
 
     def _start_warm(self, env: dict[str, str], flavour: str) -> Warm | None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
         process = subprocess.Popen(
             [self.python, "-m", "phase25.warm", str(theirs.fileno()), flavour], pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**env, "PYTHONPATH": SCRIPTS, "PHASE25_SESSION_ROOT": str(self.root)}, start_new_session=True,
+            env={**env, "PYTHONPATH": SCRIPTS, "PHASE25_SESSION_ROOT": str(self.root), "TMPDIR": str(scratch)},
+            start_new_session=True,
         )
         theirs.close()
         ours.settimeout(GREETING_TIMEOUT)

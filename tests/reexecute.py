@@ -1,0 +1,68 @@
+"""Re-execute every CPU snippet into a scratch records folder: started by conftest.py in the background
+of the test session, at low priority, so the snippets run while the other tests do and the records
+tests find them done.
+
+Each snippet runs in the other mode than the one that made its committed record (a fresh interpreter
+or a fork of a warm one), so the records tests also check that the two modes print the same bytes.
+Usage: ``python tests/reexecute.py SCRATCH SESSION_PID`` (records land in ``SCRATCH/records``; exit 0
+once all ran). Orphaned, it stops its runs and removes ``SCRATCH``: the session cannot any more.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import signal
+import sys
+from pathlib import Path
+
+from phase25 import runner
+from phase25.catalog import Catalog
+from phase25.errors import Interrupted
+from phase25.paths import DEFAULT_LAYOUT, Layout
+
+# The other tests run in the foreground: ours may wait for a core, so its time limits are stretched
+# (the outputs compared are the same; the committed records keep the real limits).
+TIMEOUT_FACTOR = 3.0
+
+
+def made_warm(catalog: Catalog, snippet_id: str) -> bool:
+    record = catalog.view(snippet_id, "cpu").record
+    return bool(record and record.run.get("mode") == "warm")
+
+
+def end_with_the_session(session: int) -> None:
+    """SIGTERM when the test session's process ends, however it ends (even SIGKILL): the runs stop then."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+    if os.getppid() != session:  # it ended before the line above
+        raise KeyboardInterrupt
+
+
+def main(scratch: Path, session: int) -> int:
+    for signum in (signal.SIGINT, signal.SIGTERM):  # the session stopping stops the runs, nothing left behind
+        signal.signal(signum, signal.default_int_handler)
+    end_with_the_session(session)
+    os.nice(10)
+    committed = Catalog.here(DEFAULT_LAYOUT)
+    target = Catalog(Layout(DEFAULT_LAYOUT.root, DEFAULT_LAYOUT.snippets, scratch / "records"), committed.torch)
+    todo, _ = runner.plan(target, ["cpu"], force=True)
+    for warm in (True, False):
+        jobs = [job for job in todo if made_warm(committed, job.snippet.id) != warm]
+        if jobs:
+            runner.run(target, jobs, workers=os.cpu_count() or 1, warm=warm, estimates=committed,
+                       progress=runner.Progress(len(jobs), io.StringIO()), timeout_factor=TIMEOUT_FACTOR)
+    return 0
+
+
+if __name__ == "__main__":
+    scratch, session = Path(sys.argv[1]), int(sys.argv[2])
+    try:
+        sys.exit(main(scratch, session))
+    except (KeyboardInterrupt, Interrupted):
+        if os.getppid() != session:
+            shutil.rmtree(scratch, ignore_errors=True)
+        sys.exit(130)
