@@ -131,3 +131,20 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def background_runs() -> BackgroundRuns:
     assert _BACKGROUND, "the snippets' re-execution starts at collection, for tests that use `reexecuted`"
     return _BACKGROUND[0]
+
+
+FIGURES = pytest.StashKey[list]()
+
+
+@pytest.fixture(scope="session")
+def figures(pytestconfig) -> list[str]:
+    """Lines a test reports as figures to read (page weights): printed at the end of the session."""
+    return pytestconfig.stash.setdefault(FIGURES, [])
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    lines = config.stash.get(FIGURES, [])
+    if lines:
+        terminalreporter.section("figures")
+        for line in lines:
+            terminalreporter.write_line(line)
