@@ -138,13 +138,16 @@ class Session:
         run = self.root / f"{number:03d}-{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}"
         for sub in ("work", "tree", "tmp", "inductor-cache", "triton-cache"):
             (run / sub).mkdir(parents=True)
-        # Inductor's precompiled header (150 MB, 5 s to build) depends on the compiler
-        # and torch only: share it between runs through a project cache, not /tmp.
+        self._share_headers(run / "tmp")
+        return run
+
+    def _share_headers(self, tmp: Path) -> None:
+        """Inductor's precompiled header (150 MB, 5 s to build) depends on the compiler and
+        torch only: share it between runs through a project cache, not /tmp."""
         self.headers.mkdir(parents=True, exist_ok=True)
-        inductor_tmp = run / "tmp" / f"torchinductor_{_user()}"
+        inductor_tmp = tmp / f"torchinductor_{_user()}"
         inductor_tmp.mkdir()
         (inductor_tmp / "precompiled_headers").symlink_to(self.headers, target_is_directory=True)
-        return run
 
     def start(self, spec: dict[str, Any], warm_env: dict[str, str] | None, flavour: str = "torch") -> Link:
         """Start a run described by ``spec`` (env, cwd, folders); forked from a warm interpreter of
@@ -192,10 +195,12 @@ class Session:
     def _start_warm(self, env: dict[str, str], flavour: str) -> Warm | None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
+        self._share_headers(scratch)  # Inductor fixes its header folder at import, in the warm interpreter
         process = subprocess.Popen(
             [self.python, "-m", "phase25.warm", str(theirs.fileno()), flavour], pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**env, "PYTHONPATH": SCRIPTS, "PHASE25_SESSION_ROOT": str(self.root), "TMPDIR": str(scratch)},
+            env={**env, "PYTHONPATH": SCRIPTS, "PHASE25_SESSION_ROOT": str(self.root), "TMPDIR": str(scratch),
+                 "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache")},
             start_new_session=True,
         )
         theirs.close()

@@ -35,6 +35,19 @@ from typing import Any, NoReturn
 FLAVOURS = {"torch": ("torch",), "compiler": ("torch", "torch._dynamo", "torch._inductor.compile_fx")}
 
 
+def probe_vector_isa() -> None:
+    """Let Inductor find the CPU's vector instruction sets once, before any fork.
+
+    Inductor's first CPU compile in a process dry-compiles a test program per
+    instruction set (six g++ calls, about 6 seconds) and keeps the answer in
+    memory. The answer depends on the CPU and the compiler only, so every run
+    forked from here inherits it instead of compiling it again.
+    """
+    from torch._inductor import cpu_vec_isa
+
+    cpu_vec_isa.pick_vec_isa()
+
+
 def threads() -> int:
     return len(os.listdir("/proc/self/task"))
 
@@ -100,6 +113,8 @@ def main() -> NoReturn:
     control = socket.socket(fileno=int(sys.argv[1]))
     for name in FLAVOURS[sys.argv[2]]:
         __import__(name)
+    if sys.argv[2] == "compiler":
+        probe_vector_isa()
     from .bootstrap import can_relog
 
     control.send(json.dumps({"threads": threads(), "flavour": sys.argv[2], "relog": can_relog()}).encode())
