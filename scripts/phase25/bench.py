@@ -157,7 +157,7 @@ def report(figures: dict) -> str:
     lines.append(f"executions        nothing changed: {e['nothing_changed']}, one snippet edited: "
                  f"{e['one_snippet_edited']}, all stale: {e['all_stale']} (CPU pairs: {e['cpu_pairs']}; two "
                  "languages built each time)")
-    lines += [f"failed build      {k}: {v}" for k, v in e.items() if k.endswith("_failed")]
+    lines += [f"failed build      {k.removesuffix('_failed')}: {v}" for k, v in e.items() if k.endswith("_failed")]
     return "\n".join(lines)
 
 

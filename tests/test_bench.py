@@ -1,0 +1,34 @@
+"""The benchmark reports a failed run or build as a figure and still prints the others."""
+
+from __future__ import annotations
+
+from phase25 import bench
+
+COLD = {"runs": 3, "workers": 2, "sum_single_s": 12.0, "longest_single_s": 6.0, "fresh_parallel_s": 6.5,
+        "fresh_ratio": 1.083, "bound_by_longest_run": 1.0, "warm_parallel_s": 4.0, "warm_over_fresh": 0.615,
+        "warm_runs": 3, "warm_outputs_differing_from_fresh": [], "notes": []}
+COUNTS = {"nothing_changed": 0, "one_snippet_edited": 1, "all_stale": 3, "cpu_pairs": 3}
+
+
+def test_failures_are_figures_beside_the_others():
+    figures = {
+        "warm_rebuild": {"failed": "the build of real failed: ['ERROR - snippet x (cpu): failed']"},
+        "cold_execution": {**COLD, "failed": ["model-card/retrain: exited with status 1"]},
+        "executions_per_build": {**COUNTS, "all_stale_failed": "Aborted with 1 problem"},
+    }
+    lines = bench.report(figures).splitlines()
+    assert lines[0] == "warm rebuild      not measured: the build of real failed: ['ERROR - snippet x (cpu): failed']"
+    assert "failed run        model-card/retrain: exited with status 1" in lines
+    assert "failed build      all_stale: Aborted with 1 problem" in lines
+    assert any(line.startswith("cold execution    3 CPU runs; one at a time 12.0 s") for line in lines)
+    assert any(line.startswith("warm interpreters 4.0 s on 2 workers, 3 runs forked: 0.615x") for line in lines)
+    assert any(line.startswith("executions        nothing changed: 0, one snippet edited: 1, all stale: 3")
+               for line in lines)
+
+
+def test_a_clean_run_prints_no_failure_line():
+    figures = {"warm_rebuild": {"real_s": 3.9, "plain_s": 3.6, "ratio": 1.083},
+               "cold_execution": {**COLD, "failed": []}, "executions_per_build": COUNTS}
+    text = bench.report(figures)
+    assert "failed" not in text and "not measured" not in text
+    assert text.splitlines()[0] == "warm rebuild      3.90 s vs 3.60 s with plain code blocks: 1.08x (target <= 1.15x)"
