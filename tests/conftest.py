@@ -73,7 +73,7 @@ def preview_port() -> int:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, preview_port) -> Path:
     """The real site, built once with --strict for the build and browser tests, published at a local address."""
-    from site_build import build
+    from phase25.sitebuild import build
 
     site = tmp_path_factory.mktemp("site") / "site"
     result = build(REPO, site, site_url=f"http://127.0.0.1:{preview_port}{PREVIEW}")

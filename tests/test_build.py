@@ -14,7 +14,7 @@ from conftest import REPO
 from phase25 import environment, records
 from phase25.catalog import Catalog
 from phase25.paths import Layout, copy_project
-from site_build import build
+from phase25.sitebuild import build
 
 pytestmark = pytest.mark.slow
 CATALOG = Catalog.here(Layout.of(REPO))

@@ -1,4 +1,4 @@
-"""Build the real site (or a copy of it) with mkdocs, as a subprocess."""
+"""Build the real site (or a copy of it) with mkdocs, as a subprocess: what the tests and the benchmark run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = False,
-          site_url: str | None = None) -> subprocess.CompletedProcess:
+          site_url: str | None = None, timeout: float | None = 900) -> subprocess.CompletedProcess:
     """``site_url`` publishes the site at another address, as a preview does (PHASE25_SITE_URL)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}
     if site_url:
@@ -18,4 +18,4 @@ def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = Fa
     command = [mkdocs, "build", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
     if strict:
         command.append("--strict")
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=900, check=False)
+    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout, check=False)
