@@ -1,6 +1,6 @@
-"""MkDocs loads this file (``hooks:`` in mkdocs.yml); the adapter is phase25.site."""
+"""MkDocs loads this file (``hooks:`` in mkdocs.yml); the adapter is phase25.site.adapter."""
 
-from phase25.site import (
+from phase25.site.adapter import (
     on_files,
     on_page_content,
     on_page_markdown,

@@ -20,9 +20,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from phase25 import runner
-from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
+from phase25.core.catalog import Catalog
+from phase25.core.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
+from phase25.run import runner
 
 REPO = REPO_ROOT
 
@@ -73,7 +73,7 @@ def preview_port() -> int:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, preview_port) -> Path:
     """The real site, built once with --strict for the build and browser tests, published at a local address."""
-    from phase25.sitebuild import build
+    from phase25.tools.build_site import build
 
     site = tmp_path_factory.mktemp("site") / "site"
     result = build(REPO, site, site_url=f"http://127.0.0.1:{preview_port}{PREVIEW}")

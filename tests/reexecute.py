@@ -17,10 +17,10 @@ import signal
 import sys
 from pathlib import Path
 
-from phase25 import runner
-from phase25.catalog import Catalog
-from phase25.errors import Interrupted
-from phase25.paths import DEFAULT_LAYOUT, Layout
+from phase25.core.catalog import Catalog
+from phase25.core.errors import Interrupted
+from phase25.core.paths import DEFAULT_LAYOUT, Layout
+from phase25.run import runner
 
 # The other tests run in the foreground: ours may wait for a core, so its time limits are stretched
 # (the outputs compared are the same; the committed records keep the real limits).

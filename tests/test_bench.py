@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from phase25 import bench
+from phase25.tools import bench
 
 COLD = {"runs": 3, "workers": 2, "sum_single_s": 12.0, "longest_single_s": 6.0, "fresh_parallel_s": 6.5,
         "fresh_ratio": 1.083, "bound_by_longest_run": 1.0, "warm_parallel_s": 4.0, "warm_over_fresh": 0.615,

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from phase25 import environment, records
-from phase25.catalog import Catalog
-from phase25.paths import Layout, copy_project
-from phase25.sitebuild import build
+from phase25.core import environment, records
+from phase25.core.catalog import Catalog
+from phase25.core.paths import Layout, copy_project
+from phase25.tools.build_site import build
 
 pytestmark = pytest.mark.slow
 CATALOG = Catalog.here(Layout.of(REPO))
@@ -184,7 +184,8 @@ def test_a_build_executes_each_stale_run_once_and_refuses_a_snippet_that_writes_
 
 def test_an_outdated_translation_shows_a_notice(tmp_path):
     """In-process: the notice is rendered by the adapter from the translation's freshness."""
-    from phase25 import site, translations
+    from phase25.site import adapter as site
+    from phase25.site import translations
 
     docs = tmp_path / "docs"
     for lang in ("en", "es"):

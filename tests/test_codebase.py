@@ -8,12 +8,12 @@ import re
 import pytest
 from conftest import REPO
 
-PACKAGE = sorted((REPO / "scripts" / "phase25").glob("*.py"))
+PACKAGE = sorted((REPO / "scripts" / "phase25").rglob("*.py"))
 ALL_CODE = [*PACKAGE, *sorted((REPO / "scripts" / "minigpt").glob("*.py")), REPO / "scripts" / "mkdocs_hooks.py",
             *sorted((REPO / "tests").glob("*.py"))]
 
 
-@pytest.mark.parametrize("module", PACKAGE, ids=[m.name for m in PACKAGE])
+@pytest.mark.parametrize("module", PACKAGE, ids=[m.relative_to(REPO / "scripts").as_posix() for m in PACKAGE])
 def test_no_module_over_300_lines_and_no_function_over_50(module):
     source = module.read_text(encoding="utf-8")
     assert source.count("\n") <= 300, f"{module.name}: {source.count(chr(10))} lines"

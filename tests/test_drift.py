@@ -6,8 +6,8 @@ import json
 
 import pytest
 from conftest import REPO
-from phase25 import drift
-from phase25.paths import Layout
+from phase25.core import drift
+from phase25.core.paths import Layout
 
 
 def output(stdout: str) -> dict:

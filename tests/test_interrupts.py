@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from phase25.paths import REPO_ROOT
+from phase25.core.paths import REPO_ROOT
 
 SLOW = """
 import subprocess, sys, time

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from phase25 import cells, environment, labs, normalize
-from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT
+from phase25.core import cells, environment, normalize
+from phase25.core.catalog import Catalog
+from phase25.core.paths import DEFAULT_LAYOUT
+from phase25.site import labs
 
 pytestmark = pytest.mark.slow
 CATALOG = Catalog.here(DEFAULT_LAYOUT)

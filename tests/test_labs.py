@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from phase25 import cells, labs
-from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT
+from phase25.core import cells
+from phase25.core.catalog import Catalog
+from phase25.core.paths import DEFAULT_LAYOUT
+from phase25.site import labs
 
 DOCS = REPO / "docs"
 LABS = labs.find(DOCS)

@@ -15,9 +15,9 @@ import torch
 from conftest import REPO
 from minigpt import data, retrain
 from minigpt import vocabulary as V
-from phase25 import pages
-from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT
+from phase25.core.catalog import Catalog
+from phase25.core.paths import DEFAULT_LAYOUT
+from phase25.site import pages
 
 
 def test_vocabulary_has_exactly_600_distinct_words():

@@ -1,6 +1,6 @@
 """The normalizer: volatile substrings replaced, each by a token that says what it was."""
 
-from phase25.normalize import Context, normalize
+from phase25.core.normalize import Context, normalize
 
 
 def test_memory_addresses():

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from phase25 import pages, translations
-from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT
+from phase25.core.catalog import Catalog
+from phase25.core.paths import DEFAULT_LAYOUT
+from phase25.site import pages, translations
 
 DOCS = REPO / "docs"
 

@@ -12,9 +12,10 @@ on purpose with ``make records``.
 from __future__ import annotations
 
 import pytest
-from phase25 import cli, records
-from phase25.catalog import Catalog
-from phase25.paths import DEFAULT_LAYOUT
+from phase25 import cli
+from phase25.core import records
+from phase25.core.catalog import Catalog
+from phase25.core.paths import DEFAULT_LAYOUT
 
 CATALOG = Catalog.here(DEFAULT_LAYOUT)
 CPU = sorted(s.id for s in CATALOG.snippets.values() if "cpu" in s.header.devices)

@@ -10,15 +10,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from phase25 import environment, i18n, records
-from phase25.capture import marker
-from phase25.catalog import Catalog
-from phase25.errors import SourceError
-from phase25.highlight import Highlighter
-from phase25.pagebuild import render_markdown
-from phase25.records import Record
-from phase25.render import Page, provenance_line
-from phase25.snippets import discover, source_sha256
+from phase25.core import environment, records
+from phase25.core.catalog import Catalog
+from phase25.core.errors import SourceError
+from phase25.core.records import Record
+from phase25.core.snippets import discover, source_sha256
+from phase25.run.capture import marker
+from phase25.site import i18n
+from phase25.site.highlight import Highlighter
+from phase25.site.pagebuild import render_markdown
+from phase25.site.render import Page, provenance_line
 
 CPU_PROVENANCE = {"python": "3.11.7", "torch": "2.13.0", "device_name": "AMD EPYC", "cpu_capability": "AVX2",
                   "threads": 2}

@@ -9,10 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-from phase25 import catalog as catalog_mod
-from phase25 import cli, environment, records, runner
-from phase25.capture import MARKER
-from phase25.errors import SourceError
+from phase25 import cli
+from phase25.core import catalog as catalog_mod
+from phase25.core import environment, records
+from phase25.core.errors import SourceError
+from phase25.run import runner
+from phase25.run.capture import MARKER
 
 PRINTS = """
     class Thing:

@@ -1,8 +1,8 @@
 """The snippet header: every key parsed, every mistake an error naming the file and the line."""
 
 import pytest
-from phase25 import snippets
-from phase25.errors import SourceError
+from phase25.core import snippets
+from phase25.core.errors import SourceError
 
 GOOD = """# /// snippet
 # devices = ["cpu", "cuda"]

@@ -27,11 +27,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from . import labs, records, runner, translations
-from .catalog import Catalog
-from .errors import Interrupted, SourceError
-from .paths import REPO_ROOT, Layout
-from .snippets import DEVICES
+from .core import records
+from .core.catalog import Catalog
+from .core.errors import Interrupted, SourceError
+from .core.paths import REPO_ROOT, Layout
+from .core.snippets import DEVICES
+from .run import runner
+from .site import labs, translations
 
 
 def _layout(args: argparse.Namespace) -> Layout:
@@ -187,7 +189,7 @@ def cmd_translations(args: argparse.Namespace) -> int:
 
 
 def cmd_drift(args: argparse.Namespace) -> int:
-    from . import drift
+    from .core import drift
 
     layout = _layout(args)
     before = Layout(layout.root, layout.snippets, Path(args.before).resolve() if args.before else layout.records)
@@ -201,7 +203,7 @@ def cmd_drift(args: argparse.Namespace) -> int:
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
-    from . import upgrade
+    from .tools import upgrade
 
     root = _layout(args).root
     if args.action == "latest":
@@ -214,13 +216,13 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from . import bench
+    from .tools import bench
 
     return bench.main(args)
 
 
 def cmd_model(args: argparse.Namespace) -> int:
-    from . import model
+    from .tools import model
 
     return model.main(_layout(args), check=args.check)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import drift
-from .catalog import VERDICTS
+from ..core import drift
+from ..core.catalog import VERDICTS
 from .highlight import escape
 from .i18n import number, text
 from .pages import Directive

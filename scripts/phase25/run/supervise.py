@@ -156,7 +156,7 @@ def start_fresh(spec: dict[str, Any]) -> int:
         try:
             os.setpgid(0, 0)
             attach(spec)
-            os.execve(spec["python"], [spec["python"], "-m", "phase25.bootstrap"], spec["env"])
+            os.execve(spec["python"], [spec["python"], "-m", "phase25.run.bootstrap"], spec["env"])
         finally:
             os._exit(127)
     return pid

@@ -1,6 +1,6 @@
 """The snippet's side of a run: execute it as ``__main__`` and write how it ended.
 
-A fresh run starts it as ``python -m phase25.bootstrap``; a warm run calls
+A fresh run starts it as ``python -m phase25.run.bootstrap``; a warm run calls
 :func:`run_forked` in a process forked from a warm interpreter. Both read the
 same ``PHASE25_RUN`` description from the environment, so both modes see the
 same environment, the same ``sys.path`` and the same ``sys.argv`` as
@@ -21,9 +21,10 @@ import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import cells, provenance
+from ..core import cells
+from . import provenance
 
-_OWN_SCRIPTS = str(Path(__file__).resolve().parent.parent)
+_OWN_SCRIPTS = str(Path(__file__).resolve().parents[2])
 
 
 def _isolate(run: dict[str, Any]) -> None:

@@ -10,8 +10,8 @@ import os
 import subprocess
 import sys
 
-from .environment import MATH_PINS
-from .paths import Layout
+from ..core.environment import MATH_PINS
+from ..core.paths import Layout
 
 
 def main(layout: Layout, *, check: bool) -> int:

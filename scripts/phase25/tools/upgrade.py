@@ -18,9 +18,11 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from . import drift, records, runner, translations
-from .catalog import Catalog
-from .paths import Layout
+from ..core import drift, records
+from ..core.catalog import Catalog
+from ..core.paths import Layout
+from ..run import runner
+from ..site import translations
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill")  # what snippets import besides torch
 _VERSION = re.compile(r"^\d+\.\d+\.\d+$")

@@ -13,13 +13,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import capture
-from .catalog import Catalog, Freshness
+from ..core.catalog import Catalog, Freshness
+from ..core.paths import Layout
+from ..core.records import Record
+from ..run import capture
 from .highlight import Highlighter, escape
 from .i18n import count, number, text
 from .pages import Directive
-from .paths import Layout
-from .records import Record
 
 LONG_OUTPUT_LINES = 100
 INLINE_ARTIFACT_BYTES = 8 * 1024  # a bigger file a snippet wrote is a page of its own, opened from a link

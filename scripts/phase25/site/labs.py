@@ -23,11 +23,12 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import cells, i18n, pages
-from .catalog import Catalog
-from .records import write_atomic
+from ..core import cells
+from ..core.catalog import Catalog
+from ..core.records import write_atomic
+from ..core.snippets import dependency_files
+from . import i18n, pages
 from .render import provenance_line
-from .snippets import dependency_files
 
 SUFFIX = ".lab.md"
 

@@ -69,7 +69,7 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 # A frame of the runner itself (phase25's modules, runpy) in a Python traceback, with the
 # source and caret lines under it: running the snippet directly would not show it.
 _RUNNER_FRAME = re.compile(
-    r'^[ \t]*File "(?:<frozen runpy>|scripts/phase25/[\w.]+\.py)", line \d+, in .*\n(?:[ \t]{4,}.*\n)*',
+    r'^[ \t]*File "(?:<frozen runpy>|scripts/phase25/(?:\w+/)*[\w.]+\.py)", line \d+, in .*\n(?:[ \t]{4,}.*\n)*',
     re.MULTILINE,
 )
 

@@ -25,9 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import pages, records, runner, sitebuild
-from .catalog import Catalog
-from .paths import REPO_ROOT, Layout, copy_project
+from ..core import records
+from ..core.catalog import Catalog
+from ..core.paths import REPO_ROOT, Layout, copy_project
+from ..run import runner
+from ..site import pages
+from . import build_site as sitebuild
 
 EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
 

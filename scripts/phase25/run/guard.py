@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from . import records
-from .paths import BUILD_INPUTS, Layout
+from ..core import records
+from ..core.paths import BUILD_INPUTS, Layout
 
 
 class CheckoutGuard:

@@ -15,12 +15,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import i18n, labs, pagebuild, runner, translations, workarounds
-from .catalog import Catalog
-from .errors import Interrupted, SourceError
+from ..core.catalog import Catalog
+from ..core.errors import Interrupted, SourceError
+from ..core.paths import Layout
+from ..run import runner
+from . import i18n, labs, pagebuild, translations, workarounds
 from .highlight import Highlighter, escape
 from .pages import FRONT_MATTER
-from .paths import Layout
 from .render import Page, admonition, outside_files, published_url
 
 try:

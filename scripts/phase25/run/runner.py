@@ -17,13 +17,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from . import environment, execute, records
-from .catalog import Catalog
-from .errors import Interrupted
+from ..core import environment, records
+from ..core.catalog import Catalog
+from ..core.errors import Interrupted
+from ..core.records import Record
+from ..core.snippets import Snippet
+from . import execute
 from .guard import CheckoutGuard
-from .records import Record
 from .session import Session
-from .snippets import Snippet
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from . import environment, normalize
+from ..core import environment, normalize
+from ..core.paths import Layout
+from ..core.records import Record
+from ..core.snippets import Snippet, dependency_files, source_sha256
 from .capture import Capped
-from .paths import Layout
-from .records import Record
 from .session import SCRIPTS, Link, Session
-from .snippets import Snippet, dependency_files, source_sha256
 
 COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")
 MAX_ARTIFACT_BYTES = 512 * 1024

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.errors import SourceError
 from . import pages
-from .errors import SourceError
 
 SOURCE, TARGET = "en", "es"
 PAGE_GLOBS = ("*.md", "*.ipynb")

@@ -5,7 +5,7 @@ process removes that folder when the runner's process ends, however it ends
 (even SIGKILL closes the pipe the watchdog waits on); each run's supervisor
 kills that run's processes in the same case (see ``supervise``).
 
-A run starts as a supervisor, either a fresh ``python -m phase25.supervise``
+A run starts as a supervisor, either a fresh ``python -m phase25.run.supervise``
 that starts a fresh interpreter for the snippet, or one forked from a warm
 interpreter of the run's environment (see ``warm``). The runner keeps three
 ends: the supervisor's socket and the snippet's stdout and stderr pipes.
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .paths import Layout
+from ..core.paths import Layout
 
-SCRIPTS = str(Path(__file__).resolve().parent.parent)  # the folder that holds phase25 (and minigpt)
+SCRIPTS = str(Path(__file__).resolve().parents[2])  # the folder that holds phase25 (and minigpt)
 GREETING_TIMEOUT = 300.0
 LOGGING = ("TORCH_LOGS", "TORCH_LOGS_FORMAT")
 
@@ -111,7 +111,7 @@ class Session:
     def __enter__(self) -> Session:
         self.root = Path(tempfile.mkdtemp(prefix="phase25-"))
         self.watchdog = subprocess.Popen(
-            [sys.executable, "-m", "phase25.supervise", "--watch", str(self.root)],
+            [sys.executable, "-m", "phase25.run.supervise", "--watch", str(self.root)],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONPATH": SCRIPTS}, start_new_session=True,
         )
@@ -171,7 +171,7 @@ class Session:
                 link = Link(ours, out_r, err_r, warm=True)
             else:
                 supervisor = subprocess.Popen(
-                    [sys.executable, "-m", "phase25.supervise", str(theirs.fileno())],
+                    [sys.executable, "-m", "phase25.run.supervise", str(theirs.fileno())],
                     pass_fds=(theirs.fileno(), out_w, err_w), stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                     env={**os.environ, "PYTHONPATH": SCRIPTS}, start_new_session=True,
@@ -197,7 +197,7 @@ class Session:
         scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
         self._share_headers(scratch)  # Inductor fixes its header folder at import, in the warm interpreter
         process = subprocess.Popen(
-            [self.python, "-m", "phase25.warm", str(theirs.fileno()), flavour], pass_fds=(theirs.fileno(),),
+            [self.python, "-m", "phase25.run.warm", str(theirs.fileno()), flavour], pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env={**env, "PYTHONPATH": SCRIPTS, "PHASE25_SESSION_ROOT": str(self.root), "TMPDIR": str(scratch),
                  "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache")},
