@@ -6,7 +6,7 @@ import json
 
 import pytest
 from conftest import REPO
-from phase25.core import drift
+from phase25.core import compare, drift
 from phase25.core.paths import Layout
 
 
@@ -24,7 +24,7 @@ def test_compare_sorts_snippets_into_unchanged_changed_and_one_sided(toy, tmp_pa
     (toy.root / "value.txt").write_text("601")
     toy.add("page/new", "print('new')\n")
     toy.run(records=tmp_path / "after")
-    report = drift.compare(Layout(toy.root, toy.layout.snippets, tmp_path / "before"),
+    report = drift.between(Layout(toy.root, toy.layout.snippets, tmp_path / "before"),
                            Layout(toy.root, toy.layout.snippets, tmp_path / "after"))
     states = {e["snippet"]: (e["state"], e["kind"]) for e in report["entries"]}
     assert states == {"page/same": ("unchanged", None), "page/moves": ("changed", "real"), "page/new": ("only-b", None)}
@@ -48,14 +48,14 @@ def test_compare_sorts_snippets_into_unchanged_changed_and_one_sided(toy, tmp_pa
     ],
 )
 def test_each_change_is_classified_by_the_stated_rule(before, after, kind):
-    assert drift.classify(output(before), output(after)) == kind
+    assert compare.classify(output(before), output(after)) == kind
 
 
 def test_a_change_in_lines_the_snippet_declares_volatile_is_its_own_kind():
     before, after = output("choices: 2\npicked a\n"), output("choices: 2\npicked b\n")
-    assert drift.classify(before, after) == "real"
-    assert drift.classify(before, after, ("^picked ",)) == "volatile"
-    assert drift.classify(before, output("choices: 3\npicked b\n"), ("^picked ",)) == "real"
+    assert compare.classify(before, after) == "real"
+    assert compare.classify(before, after, ("^picked ",)) == "volatile"
+    assert compare.classify(before, output("choices: 3\npicked b\n"), ("^picked ",)) == "real"
 
 
 def test_the_committed_upgrade_reports_are_consistent_and_shown_in_both_languages():

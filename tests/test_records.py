@@ -12,8 +12,7 @@ on purpose with ``make records``.
 from __future__ import annotations
 
 import pytest
-from phase25 import cli
-from phase25.core import records
+from phase25.core import compare, records
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 
@@ -36,7 +35,7 @@ def test_cpu_record_matches_a_fresh_run(snippet_id, reexecuted):
     fresh = reexecuted[snippet_id]
     assert fresh is not None, f"{snippet_id}: the re-execution wrote no record"
     assert fresh.status == "ok", f"{snippet_id} {fresh.status}: {fresh.error}\n{fresh.stderr[-2000:]}"
-    assert cli.describe_mismatch(committed.record, fresh, CATALOG.snippets[snippet_id].header.volatile) == ""
+    assert compare.mismatch(committed.record, fresh, CATALOG.snippets[snippet_id].header.volatile) == ""
 
 
 def test_most_snippets_are_compared_across_the_two_modes(reexecuted):

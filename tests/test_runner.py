@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from phase25 import cli
+from phase25.core import atomic, compare, environment, records
 from phase25.core import catalog as catalog_mod
-from phase25.core import environment, records
 from phase25.core.errors import SourceError
 from phase25.run import runner
 from phase25.run.capture import MARKER
@@ -190,14 +190,14 @@ def test_an_environment_unsafe_to_fork_runs_fresh_and_says_why(toy):
 
 def test_records_are_written_atomically(tmp_path, monkeypatch):
     target = tmp_path / "records" / "page" / "a.cpu.json"
-    records.write_atomic(target, '{"old": true}\n')
+    atomic.write_atomic(target, '{"old": true}\n')
 
     def crash(fd):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", crash)
     with pytest.raises(OSError, match="disk full"):
-        records.write_atomic(target, '{"new": true, "half": ')
+        atomic.write_atomic(target, '{"new": true, "half": ')
     assert target.read_text() == '{"old": true}\n'
     assert [p.name for p in target.parent.iterdir()] == ["a.cpu.json"]
 
@@ -334,7 +334,7 @@ def test_published_files_are_kept_but_not_compared(toy, tmp_path):
     second = toy.run(records=tmp_path / "b")[0].executed[0]
     assert list(first.published) == ["report/index.html"] and first.published != second.published
     assert first.output() == second.output()
-    assert cli.describe_mismatch(first, second) == ""
+    assert compare.mismatch(first, second) == ""
 
 
 @pytest.mark.parametrize(
@@ -370,6 +370,6 @@ def test_volatile_lines_are_left_out_of_the_comparison_and_nothing_else(toy, tmp
     first = toy.run(records=tmp_path / "a")[0].executed[0]
     second = toy.run(records=tmp_path / "b")[0].executed[0]
     assert first.stdout != second.stdout
-    assert cli.describe_mismatch(first, second, ("^winner: ",)) == ""
+    assert compare.mismatch(first, second, ("^winner: ",)) == ""
     second.stdout = second.stdout.replace("choices: 2", "choices: 3")
-    assert "+choices: 3" in cli.describe_mismatch(first, second, ("^winner: ",))
+    assert "+choices: 3" in compare.mismatch(first, second, ("^winner: ",))

@@ -1,7 +1,7 @@
 """The snippet header: every key parsed, every mistake an error naming the file and the line."""
 
 import pytest
-from phase25.core import snippets
+from phase25.core import header, snippets
 from phase25.core.errors import SourceError
 
 GOOD = """# /// snippet
@@ -17,21 +17,21 @@ import torch
 
 
 def test_parses_every_key():
-    head = snippets.parse(GOOD)
+    head = header.parse(GOOD)
     assert head.devices == ("cpu", "cuda")
     assert head.timeout == 30
     assert head.env == {"TORCH_LOGS": "graph_code"}
-    assert head.expect_error == snippets.ExpectedError("RuntimeError", "shapes cannot be multiplied")
+    assert head.expect_error == header.ExpectedError("RuntimeError", "shapes cannot be multiplied")
     assert head.artifacts == ("kernel.py",)
     assert head.deps == ("weights/head.pt",)
 
 
 def test_the_code_a_reader_sees_has_no_header():
-    assert snippets.code_of(GOOD) == "import torch\n"
+    assert header.code_of(GOOD) == "import torch\n"
 
 
 def test_defaults_are_cpu_only_and_two_minutes():
-    head = snippets.parse("# /// snippet\n# ///\nprint(1)\n")
+    head = header.parse("# /// snippet\n# ///\nprint(1)\n")
     assert head.devices == ("cpu",) and head.timeout == 120 and head.expect_error is None
 
 
@@ -58,7 +58,7 @@ def test_defaults_are_cpu_only_and_two_minutes():
 )
 def test_mistakes_are_errors_with_file_and_line(source, line, message):
     with pytest.raises(SourceError) as excinfo:
-        snippets.parse(source, "snippets/page/bad.py")
+        header.parse(source, "snippets/page/bad.py")
     assert excinfo.value.line == line, str(excinfo.value)
     assert str(excinfo.value).startswith(f"snippets/page/bad.py:{line}: ") and message in str(excinfo.value)
 

@@ -27,11 +27,11 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .core import records
+from .core import atomic, compare
 from .core.catalog import Catalog
 from .core.errors import Interrupted, SourceError
+from .core.header import DEVICES
 from .core.paths import REPO_ROOT, Layout
-from .core.snippets import DEVICES
 from .run import runner
 from .site import labs, translations
 
@@ -118,7 +118,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         for fresh in outcome.executed:
             view = committed.view(fresh.snippet, "cpu")
             volatile = committed.snippets[fresh.snippet].header.volatile
-            diff = describe_mismatch(view.record, fresh, volatile) if view.state != "corrupt" else view.reason
+            diff = compare.mismatch(view.record, fresh, volatile) if view.state != "corrupt" else view.reason
             if diff:
                 mismatches += 1
                 print(f"MISMATCH {fresh.snippet} (cpu)\n{diff}")
@@ -127,16 +127,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         print("run `make records` to accept the new output on purpose", file=sys.stderr)
     return 1 if mismatches or outcome.failures else 0
 
-
-def describe_mismatch(committed: records.Record | None, fresh: records.Record, volatile: tuple[str, ...] = ()) -> str:
-    """A line-by-line diff of the output sections (volatile lines masked); empty when they match."""
-    if committed is None:
-        return "  no committed record"
-    diff = records.diff_outputs(records.comparable(committed.output(), volatile),
-                                records.comparable(fresh.output(), volatile), "committed", "re-executed")
-    if committed.source_sha256 != fresh.source_sha256:
-        diff = f"source_sha256: {committed.source_sha256} -> {fresh.source_sha256}\n" + diff
-    return diff
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -194,9 +184,9 @@ def cmd_drift(args: argparse.Namespace) -> int:
     layout = _layout(args)
     before = Layout(layout.root, layout.snippets, Path(args.before).resolve() if args.before else layout.records)
     after = Layout(layout.root, layout.snippets, Path(args.after).resolve())
-    report = drift.compare(before, after)
+    report = drift.between(before, after)
     target = layout.root / drift.REPORTS / f"{args.name}.json"
-    records.write_atomic(target, drift.dumps(report))
+    atomic.write_atomic(target, drift.dumps(report))
     print(f"wrote {target.relative_to(layout.root)}: {drift.counts(report)} "
           f"(torch {report['a']['torch']} -> {report['b']['torch']})")
     return 0

@@ -12,18 +12,15 @@ naming it, never half-used.
 
 from __future__ import annotations
 
-import difflib
 import json
-import os
-import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .atomic import write_atomic
 from .errors import SourceError
+from .header import DEVICES
 from .paths import Layout
-from .snippets import DEVICES
 
 SCHEMA = 2
 STATUSES = ("ok", "failed", "timeout")
@@ -164,58 +161,7 @@ def load(layout: Layout, snippet_id: str, device: str) -> Record | None:
     return record
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; records and notebooks are published
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def save(layout: Layout, record: Record) -> Path:
     path = record_path(layout, record.snippet, record.device)
     write_atomic(path, record.to_json())
     return path
-
-
-VOLATILE = "<varies by machine>"
-
-
-def comparable(output: dict[str, Any], volatile: tuple[str, ...]) -> dict[str, Any]:
-    """The output as two runs are compared: lines the snippet declares volatile are masked."""
-    if not volatile:
-        return output
-    patterns = [re.compile(p) for p in volatile]
-
-    def mask(text: str) -> str:
-        return "\n".join(VOLATILE if any(p.search(line) for p in patterns) else line for line in text.split("\n"))
-
-    return {**output, "stdout": mask(output["stdout"]), "stderr": mask(output["stderr"])}
-
-
-def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str, after: str) -> str:
-    """A readable diff of two output sections: line by line within each stream and artifact."""
-    a, b = a or {}, b or {}
-    parts = []
-    for key in sorted(set(a) | set(b), key=lambda k: (k == "artifacts", k)):
-        if key == "artifacts":
-            names = sorted(set(a.get(key) or {}) | set(b.get(key) or {}))
-            pairs = [(f"artifacts/{n}", (a.get(key) or {}).get(n, ""), (b.get(key) or {}).get(n, "")) for n in names]
-        else:
-            pairs = [(key, a.get(key), b.get(key))]
-        for name, old, new in pairs:
-            if old == new:
-                continue
-            old_lines = old.splitlines() if isinstance(old, str) else [json.dumps(old, ensure_ascii=False)]
-            new_lines = new.splitlines() if isinstance(new, str) else [json.dumps(new, ensure_ascii=False)]
-            parts.append("\n".join(difflib.unified_diff(
-                old_lines, new_lines, f"{name} ({before})", f"{name} ({after})", lineterm="")))
-    return "\n".join(parts)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core import cells
+from ..core.atomic import write_atomic
 from ..core.catalog import Catalog
-from ..core.records import write_atomic
 from ..core.snippets import dependency_files
 from . import i18n, pages
 from .render import provenance_line

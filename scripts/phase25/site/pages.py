@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SourceError
-from ..core.snippets import DEVICES
+from ..core.header import DEVICES
 
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<kind>\S+)(?P<args>(?:[ \t]+\S+)*)[ \t]*$")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..core import records
+from ..core import compare, records
 from ..core.catalog import Catalog
 from ..core.paths import REPO_ROOT, Layout, copy_project
 from ..run import runner
@@ -103,8 +103,7 @@ def cold_execution(work: Path, jobs: int) -> dict:
     volatile = {s.id: s.header.volatile for s in Catalog(Layout.of(REPO_ROOT)).snippets.values()}
     differ = [r.snippet for r in warm.executed
               if (other := records.load(fresh_layout, r.snippet, "cpu")) is None
-              or records.comparable(other.output(), volatile[r.snippet]) != records.comparable(r.output(),
-                                                                                              volatile[r.snippet])]
+              or not compare.same_output(other, r, volatile[r.snippet])]
     failed = sorted({f"{r.snippet}: {r.error}" for o in (one, fresh, warm) for r in o.failures})
     ideal = total / jobs if jobs else total
     return {

@@ -18,7 +18,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from ..core import drift, records
+from ..core import atomic, drift
 from ..core.catalog import Catalog
 from ..core.paths import Layout
 from ..run import runner
@@ -71,8 +71,8 @@ def measure(root: Path, version: str, jobs: int) -> str:
     for record in outcome.failures:
         print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
     name = f"torch-{pinned(root)}-to-{version}"
-    report = drift.compare(Layout.of(root), Layout(root, root / "snippets", scratch))
-    records.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(report))
+    report = drift.between(Layout.of(root), Layout(root, root / "snippets", scratch))
+    atomic.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(report))
     write_pages(root, name, version)
     return name
 
