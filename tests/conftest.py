@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
-from phase25.run import runner
+from phase25.run import plan, pool, progress
 
 REPO = REPO_ROOT
 
@@ -49,9 +49,9 @@ class ToyProject:
     def run(self, *, workers: int = 1, force: bool = False, devices=("cpu",), records: Path | None = None,
             warm: bool = False, stream: io.StringIO | None = None):
         catalog = self.catalog(records)
-        todo, current = runner.plan(catalog, devices, force=force)
-        progress = runner.Progress(len(todo), stream or io.StringIO())
-        return runner.run(catalog, todo, workers=workers, progress=progress, warm=warm), current
+        todo, current = plan.jobs(catalog, devices, force=force)
+        reporter = progress.Progress(len(todo), stream or io.StringIO())
+        return pool.run(catalog, todo, workers=workers, progress=reporter, warm=warm), current
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from pathlib import Path
 from phase25.core.catalog import Catalog
 from phase25.core.errors import Interrupted
 from phase25.core.paths import DEFAULT_LAYOUT, Layout
-from phase25.run import runner
+from phase25.run import plan, pool, progress
 
 # The other tests run in the foreground: ours may wait for a core, so its time limits are stretched
 # (the outputs compared are the same; the committed records keep the real limits).
@@ -49,12 +49,12 @@ def main(scratch: Path, session: int) -> int:
     os.nice(10)
     committed = Catalog.here(DEFAULT_LAYOUT)
     target = Catalog(Layout(DEFAULT_LAYOUT.root, DEFAULT_LAYOUT.snippets, scratch / "records"), committed.torch)
-    todo, _ = runner.plan(target, ["cpu"], force=True)
+    todo, _ = plan.jobs(target, ["cpu"], force=True)
     for warm in (True, False):
         jobs = [job for job in todo if made_warm(committed, job.snippet.id) != warm]
         if jobs:
-            runner.run(target, jobs, workers=os.cpu_count() or 1, warm=warm, estimates=committed,
-                       progress=runner.Progress(len(jobs), io.StringIO()), timeout_factor=TIMEOUT_FACTOR)
+            pool.run(target, jobs, workers=os.cpu_count() or 1, warm=warm, estimates=committed,
+                       progress=progress.Progress(len(jobs), io.StringIO()), timeout_factor=TIMEOUT_FACTOR)
     return 0
 
 

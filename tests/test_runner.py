@@ -13,8 +13,9 @@ from phase25 import cli
 from phase25.core import atomic, compare, environment, records
 from phase25.core import catalog as catalog_mod
 from phase25.core.errors import SourceError
-from phase25.run import runner
+from phase25.run import plan
 from phase25.run.capture import MARKER
+from phase25.run.cuda_probe import cuda_available
 
 PRINTS = """
     class Thing:
@@ -218,15 +219,15 @@ def test_a_corrupt_record_is_named_and_replaced_out_loud(toy):
 def test_shards_partition_the_work_stably(toy):
     for i in range(12):
         toy.add(f"page/s{i:02d}", "print(1)\n", devices='["cpu", "cuda"]')
-    every = {j.key for j in runner.plan(toy.catalog(), ["cpu", "cuda"])[0]}
-    shards = [{j.key for j in runner.plan(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
+    every = {j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"])[0]}
+    shards = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
     assert set().union(*shards) == every and sum(map(len, shards)) == len(every) == 24
     assert all(shards), "a shard of 24 jobs in 3 should not be empty"
     toy.add("page/zz-new", "print(1)\n")
-    again = [{j.key for j in runner.plan(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
+    again = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
     assert [a - {"page/zz-new (cpu)"} for a in again] == shards
     with pytest.raises(ValueError, match="need 1 <= i <= n"):
-        runner.parse_shard("4/3")
+        plan.parse_shard("4/3")
 
 
 def test_cli_check_reports_a_mismatch_as_a_diff_and_rewrites_nothing(toy, capsys):
@@ -247,7 +248,7 @@ def test_cli_check_reports_a_mismatch_as_a_diff_and_rewrites_nothing(toy, capsys
 
 def test_cli_require_device_cuda_fails_loudly_without_a_gpu(toy, capsys):
     toy.add("page/a", "print(1)\n", devices='["cpu", "cuda"]')
-    if cli.cuda_available("python3"):
+    if cuda_available("python3"):
         pytest.skip("this machine has a GPU")
     assert cli.main(["--root", str(toy.root), "run", "--device", "cuda", "--require-device", "cuda"]) == 2
     assert "--require-device cuda, but torch sees no CUDA device" in capsys.readouterr().err
@@ -284,8 +285,8 @@ def test_long_runs_are_started_first(toy):
             record.run["wall_s"] = wall
             records.save(toy.layout, record)
     catalog = toy.catalog()
-    jobs = [runner.Job(s, "cpu") for s in catalog.snippets.values()]
-    assert [j.snippet.id for j in runner.longest_first(jobs, catalog)] == ["page/new", "page/long", "page/short"]
+    jobs = [plan.Job(s, "cpu") for s in catalog.snippets.values()]
+    assert [j.snippet.id for j in plan.longest_first(jobs, catalog)] == ["page/new", "page/long", "page/short"]
 
 
 def test_a_run_sees_only_its_declared_dependencies(toy):

@@ -32,7 +32,7 @@ def test_every_step_is_a_make_target(workflow):
 
 
 def test_the_test_job_runs_what_ci_runs_and_the_capture_job_fails_without_a_gpu():
-    from phase25.cli import cuda_available
+    from phase25.run.cuda_probe import cuda_available
 
     if cuda_available("python3"):
         pytest.skip("this machine has a GPU: the capture would run")

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from . import normalize
-from .snippets import Snippet
+
+if TYPE_CHECKING:  # the snippet's process imports this module: keep it light
+    from .snippets import Snippet
 
 PINNED_ENV = {
     "PYTHONHASHSEED": "0",
@@ -50,7 +53,8 @@ CPU_ENV = {
 # first two again when its logging is re-initialized (bootstrap does that), MKL reads its
 # verbose switch at its first call. Runs that differ only in these share a warm one.
 # (TORCH_TRACE is not among them: its trace handler is set up once, at import.)
-LATE = ("TORCH_LOGS", "TORCH_LOGS_FORMAT", "MKL_VERBOSE")
+TORCH_LOGGING = ("TORCH_LOGS", "TORCH_LOGS_FORMAT")  # torch's logging switches: listed here only
+LATE = (*TORCH_LOGGING, "MKL_VERBOSE")
 # The pins that decide which kernels compute: training the running example uses them too.
 MATH_PINS = {name: CPU_ENV[name] for name in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")}
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..core import cells
+from ..core.environment import TORCH_LOGGING
 from . import provenance
 
 _OWN_SCRIPTS = str(Path(__file__).resolve().parents[2])
@@ -115,7 +116,7 @@ def run_forked(spec: dict[str, Any]) -> NoReturn:
     numpy = sys.modules.get("numpy")
     if numpy is not None:
         numpy.random.seed()
-    if any(name in spec["env"] for name in ("TORCH_LOGS", "TORCH_LOGS_FORMAT")):
+    if any(name in spec["env"] for name in TORCH_LOGGING):
         relog()
     code = execute(json.loads(spec["env"]["PHASE25_RUN"]))
     os._exit(code)

@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.environment import TORCH_LOGGING
 from ..core.paths import Layout
+from . import channel
 
 SCRIPTS = str(Path(__file__).resolve().parents[2])  # the folder that holds phase25 (and minigpt)
 GREETING_TIMEOUT = 300.0
-LOGGING = ("TORCH_LOGS", "TORCH_LOGS_FORMAT")
 
 
 @dataclass
@@ -43,11 +44,11 @@ class Link:
     stderr: int
     supervisor: subprocess.Popen | None = None  # fresh runs only; a warm run's supervisor is the warm one's child
     warm: bool = False
-    buffer: bytes = b""
+    decoder: channel.Decoder = field(default_factory=channel.Decoder)
 
     def send(self, message: dict[str, Any]) -> None:
         try:
-            self.sock.sendall(json.dumps(message).encode() + b"\n")
+            self.sock.sendall(channel.encode(message))
         except OSError:
             pass
 
@@ -61,9 +62,7 @@ class Link:
             data = b""
         if not data:
             return None
-        self.buffer += data
-        *lines, self.buffer = self.buffer.split(b"\n")
-        return [json.loads(line) for line in lines if line.strip()]
+        return self.decoder.feed(data)
 
     def close(self) -> None:
         for fd in (self.stdout, self.stderr):
@@ -160,7 +159,7 @@ class Session:
             warm = self._warm_for(warm_env, flavour) if warm_env is not None and self.use_warm else None
             if warm_env is not None and self.use_warm and warm is None:
                 self.note(f"{spec['label']} runs in a fresh interpreter: {self._unsafe[_key(warm_env, flavour)]}")
-            if warm is not None and not warm.relog and any(k in spec["env"] for k in LOGGING):
+            if warm is not None and not warm.relog and any(k in spec["env"] for k in TORCH_LOGGING):
                 self.note(f"{spec['label']} runs in a fresh interpreter: it sets torch's logging variables, "
                           "which this torch cannot read again after a fork")
                 warm = None

@@ -18,7 +18,6 @@ Standard library only: it also runs on the GPU machine.
 from __future__ import annotations
 
 import ctypes
-import json
 import os
 import select
 import shutil
@@ -27,6 +26,8 @@ import socket
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
+
+from . import channel
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -88,16 +89,16 @@ def kill_all(ended: dict[int, int]) -> None:
 
 
 class Channel:
-    """JSON lines over the runner's socket."""
+    """The supervisor's end of the runner's socket (framed by :mod:`channel`)."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
-        self.buffer = b""
+        self.decoder = channel.Decoder()
         self.closed = False
 
     def send(self, message: dict[str, Any]) -> None:
         try:
-            self.sock.sendall(json.dumps(message).encode() + b"\n")
+            self.sock.sendall(channel.encode(message))
         except OSError:
             self.closed = True
 
@@ -112,9 +113,7 @@ class Channel:
         if not data:
             self.closed = True
             return []
-        self.buffer += data
-        *lines, self.buffer = self.buffer.split(b"\n")
-        return [json.loads(line) for line in lines if line.strip()]
+        return self.decoder.feed(data)
 
 
 def abandon(spec: dict[str, Any], ended: dict[int, int]) -> NoReturn:

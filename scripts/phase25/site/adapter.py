@@ -18,7 +18,7 @@ from pathlib import Path
 from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
-from ..run import runner
+from ..run import plan, pool
 from . import i18n, labs, pagebuild, translations, workarounds
 from .highlight import Highlighter, escape
 from .pages import FRONT_MATTER
@@ -58,11 +58,11 @@ def _fail(message: str):
 
 
 def _execute(catalog: Catalog) -> None:
-    todo, _ = runner.plan(catalog, ["cpu"])
+    todo, _ = plan.jobs(catalog, ["cpu"])
     if not todo:
         return
     log.info("phase25: executing %d stale CPU run(s)", len(todo))
-    outcome = runner.run(catalog, todo, workers=os.cpu_count() or 1)
+    outcome = pool.run(catalog, todo, workers=os.cpu_count() or 1)
     for note in outcome.notes:
         log.info("phase25: %s", note)
     for intrusion in outcome.intrusions:

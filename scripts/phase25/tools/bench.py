@@ -28,7 +28,7 @@ from pathlib import Path
 from ..core import compare, records
 from ..core.catalog import Catalog
 from ..core.paths import REPO_ROOT, Layout, copy_project
-from ..run import runner
+from ..run import plan, pool, progress
 from ..site import pages
 from . import build_site as sitebuild
 
@@ -85,11 +85,11 @@ def warm_rebuild(work: Path, repeat: int) -> dict:
     return {"real_s": round(real_s, 3), "plain_s": round(plain_s, 3), "ratio": round(real_s / plain_s, 3)}
 
 
-def _execute_all(work: Path, name: str, jobs: int, warm: bool) -> tuple[runner.Outcome, Layout]:
+def _execute_all(work: Path, name: str, jobs: int, warm: bool) -> tuple[pool.Outcome, Layout]:
     layout = Layout(REPO_ROOT, REPO_ROOT / "snippets", work / name)
     catalog = Catalog(layout)
-    todo, _ = runner.plan(catalog, ["cpu"], force=True)
-    outcome = runner.run(catalog, todo, workers=jobs, warm=warm, progress=runner.Progress(len(todo), io.StringIO()),
+    todo, _ = plan.jobs(catalog, ["cpu"], force=True)
+    outcome = pool.run(catalog, todo, workers=jobs, warm=warm, progress=progress.Progress(len(todo), io.StringIO()),
                          estimates=Catalog(Layout.of(REPO_ROOT)))
     return outcome, layout
 

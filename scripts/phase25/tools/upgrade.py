@@ -21,7 +21,7 @@ from pathlib import Path
 from ..core import atomic, drift
 from ..core.catalog import Catalog
 from ..core.paths import Layout
-from ..run import runner
+from ..run import plan, pool
 from ..site import translations
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill")  # what snippets import besides torch
@@ -66,8 +66,8 @@ def measure(root: Path, version: str, jobs: int) -> str:
     python = environment(root, version)
     scratch = root / ".cache" / "phase25" / f"records-{version}"
     catalog = Catalog(Layout(root, root / "snippets", scratch))
-    todo, _ = runner.plan(catalog, ["cpu"], force=True)
-    outcome = runner.run(catalog, todo, workers=jobs, python=str(python), estimates=Catalog(Layout.of(root)))
+    todo, _ = plan.jobs(catalog, ["cpu"], force=True)
+    outcome = pool.run(catalog, todo, workers=jobs, python=str(python), estimates=Catalog(Layout.of(root)))
     for record in outcome.failures:
         print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
     name = f"torch-{pinned(root)}-to-{version}"

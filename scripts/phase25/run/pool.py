@@ -1,4 +1,4 @@
-"""Decide which (snippet, device) runs are needed, run them in parallel, save their records.
+"""Run the planned jobs on worker threads, save each record as it exists, stop everything on Ctrl-C.
 
 Ctrl-C (or SIGTERM) stops everything at once: the running runs are killed with
 all their processes, the queued ones never start, no record is written for any
@@ -7,34 +7,21 @@ of them, and :class:`Interrupted` carries the one line the caller prints.
 
 from __future__ import annotations
 
-import hashlib
 import queue
-import sys
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
 
-from ..core import environment, records
+from ..core import records
 from ..core.catalog import Catalog
 from ..core.errors import Interrupted
 from ..core.records import Record
-from ..core.snippets import Snippet
 from . import execute
 from .guard import CheckoutGuard
+from .plan import Job, longest_first, warm_groups
+from .progress import Progress
 from .session import Session
-
-
-@dataclass(frozen=True)
-class Job:
-    snippet: Snippet
-    device: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.snippet.id} ({self.device})"
 
 
 @dataclass
@@ -49,107 +36,6 @@ class Outcome:
     @property
     def failures(self) -> list[Record]:
         return [r for r in self.executed if r.status != "ok"]
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    """``"2/4"`` -> (2, 4); shards are numbered from 1."""
-    try:
-        index, total = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise ValueError(f"--shard takes i/n, e.g. 1/4, not {text!r}") from None
-    if not 1 <= index <= total:
-        raise ValueError(f"--shard {text}: need 1 <= i <= n")
-    return index, total
-
-
-def in_shard(job: Job, shard: tuple[int, int] | None) -> bool:
-    """Stable assignment by hash: adding a snippet never moves the others."""
-    if shard is None:
-        return True
-    index, total = shard
-    return int.from_bytes(hashlib.sha256(job.key.encode()).digest()[:8], "big") % total == index - 1
-
-
-def plan(catalog: Catalog, devices: Iterable[str], *, select: Iterable[str] = (), force: bool = False,
-         shard: tuple[int, int] | None = None) -> tuple[list[Job], list[Job]]:
-    """Split the selected jobs into (to run, already current)."""
-    wanted = set(select)
-    unknown = wanted - set(catalog.snippets)
-    if unknown:
-        raise KeyError(f"no such snippet: {', '.join(sorted(unknown))}")
-    todo: list[Job] = []
-    current: list[Job] = []
-    for snippet in catalog.snippets.values():
-        for device in devices:
-            job = Job(snippet, device)
-            if wanted and snippet.id not in wanted:
-                continue
-            if device not in snippet.header.devices or not in_shard(job, shard):
-                continue
-            fresh = catalog.view(snippet.id, device)
-            (current if fresh.state == "current" and not force else todo).append(job)
-    return todo, current
-
-
-class Progress:
-    """One line per finished run; on a terminal, a live line of what is running."""
-
-    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
-        self.total = total
-        self.done = 0
-        self.running: set[str] = set()
-        self.stream = stream
-        self.live = stream.isatty()
-        self.lock = threading.Lock()
-
-    def say(self, line: str) -> None:
-        with self.lock:
-            self._write(line + "\n")
-
-    def start(self, job: Job) -> None:
-        with self.lock:
-            self.running.add(job.key)
-            self._write("")
-
-    def finish(self, job: Job, record: Record) -> None:
-        with self.lock:
-            self.running.discard(job.key)
-            self.done += 1
-            mark = "ok" if record.status == "ok" else record.status.upper()
-            text = f"[{self.done}/{self.total}] {mark:<7} {job.key}  {record.run['wall_s']:.1f}s\n"
-            if record.status != "ok":
-                tail = record.stderr.rstrip().splitlines()[-15:]
-                text += f"    {record.error}\n" + "".join(f"    | {line}\n" for line in tail)
-            self._write(text)
-
-    def _write(self, text: str) -> None:
-        if self.live:
-            self.stream.write("\r\033[K")
-        self.stream.write(text)
-        if self.live and self.running:
-            self.stream.write(f"  running: {', '.join(sorted(self.running))}")
-        self.stream.flush()
-
-
-def longest_first(jobs: list[Job], estimates: Catalog | None) -> list[Job]:
-    """Start the long runs (compiles, multi-process demos) first, judging by recorded wall times.
-
-    Unknown ones come first of all: they might be long, and they are usually the one just edited.
-    """
-
-    def estimate(job: Job) -> float:
-        fresh = estimates.views.get((job.snippet.id, job.device)) if estimates else None
-        return float(fresh.record.run["wall_s"]) if fresh and fresh.record else float("inf")
-
-    return sorted(jobs, key=lambda job: (-estimate(job), job.key))
-
-
-def warm_groups(jobs: list[Job]) -> set[str]:
-    """CPU jobs whose environment (and warm flavour) is shared by at least two jobs: worth a warm interpreter."""
-    envs = {job.key: (any(w in job.snippet.source for w in execute.COMPILES),
-                      *sorted(environment.warm_env(job.snippet, job.device, {}).items())) for job in jobs}
-    counts = Counter(envs.values())
-    return {job.key for job in jobs if job.device == "cpu" and counts[envs[job.key]] >= 2}
 
 
 def run(catalog: Catalog, jobs: list[Job], *, workers: int = 1, progress: Progress | None = None,
@@ -185,7 +71,7 @@ class _Pool:
         for thread in threads:
             thread.start()
         try:
-            _collect(self.done, len(jobs), self.outcome, self.catalog, on_record)
+            _gather(self.done, len(jobs), self.outcome, self.catalog, on_record)
         except KeyboardInterrupt:
             _stop(self.cancel, self.pending, threads, self.outcome, len(jobs))
         except BaseException:
@@ -229,7 +115,7 @@ class _Pool:
         self.done.put(record)
 
 
-def _collect(done: queue.Queue, total: int, outcome: Outcome, catalog: Catalog,
+def _gather(done: queue.Queue, total: int, outcome: Outcome, catalog: Catalog,
              on_record: Callable[[Record], None] | None) -> None:
     while len(outcome.executed) < total:
         try:

@@ -1,0 +1,107 @@
+"""Turn what a run left behind (its result file, streams and files) into a record.
+
+Everything the snippet printed or wrote is normalized (run folders, addresses,
+times) before it is kept; an expected error is asserted, not merely allowed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import signal
+import sysconfig
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..core import environment, normalize
+from ..core.paths import Layout
+from ..core.records import Record
+from ..core.snippets import Snippet, source_sha256
+from .streams import Ended
+
+MAX_ARTIFACT_BYTES = 512 * 1024
+MAX_PUBLISHED_BYTES = 4 * 1024 * 1024  # all published files of one run together
+
+
+def collect_files(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Context) -> tuple[dict[str, str], list[str]]:
+    found: dict[str, str] = {}
+    problems: list[str] = []
+    files = sorted(p for p in run_dir.rglob("*") if p.is_file())
+    for pattern in patterns:
+        matched = [p for p in files if fnmatch.fnmatch(p.relative_to(run_dir).as_posix(), pattern)]
+        if not matched:
+            problems.append(f"declared file {pattern!r} was not written")
+        for path in matched:
+            name = path.relative_to(run_dir).as_posix()
+            if path.stat().st_size > MAX_ARTIFACT_BYTES:
+                problems.append(f"file {name} is larger than {MAX_ARTIFACT_BYTES} bytes")
+                continue
+            try:
+                found[name] = normalize.normalize(path.read_text(encoding="utf-8"), ctx)
+            except UnicodeDecodeError:
+                problems.append(f"file {name} is not UTF-8 text")
+    return found, problems
+
+
+def status_of(snippet: Snippet, exit_code: int, error: dict | None) -> tuple[str, str | None]:
+    """Status and diagnosis; an expected error is asserted, not merely allowed."""
+    expected = snippet.header.expect_error
+    if expected is None:
+        if exit_code == 0:
+            return "ok", None
+        if error:
+            return "failed", f"raised {error['type']}: {error['message']}"
+        if exit_code < 0:
+            return "failed", f"killed by signal {signal.Signals(-exit_code).name}"
+        return "failed", f"exited with status {exit_code}"
+    if error is None:
+        return "failed", (f"expected {expected.type} matching {expected.match!r}, "
+                          "but the snippet finished without raising")
+    if expected.type not in (error["type"], error["qualname"]):
+        return "failed", f"expected {expected.type}, got {error['type']}: {error['message']}"
+    if expected.match not in error["message"]:
+        return "failed", (f"{error['type']} raised, but its message does not contain {expected.match!r}: "
+                          f"{error['message']}")
+    return "ok", None
+
+
+def make(snippet: Snippet, device: str, layout: Layout, run: Path, ended: Ended, *, commit: str | None,
+            mode: str, limit: float) -> Record:
+    try:
+        result = json.loads((run / "result.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        result = {}
+    # The snippet's interpreter may be another one than the runner's (--python): use its own paths.
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    ctx = normalize.Context(
+        run_dir=str(run / "work"), cache_dir=str(run / "inductor-cache"), repo_root=str(layout.root),
+        tree_root=str(run / "tree"), tmp_dir=str(run / "tmp"),
+        site_packages=tuple(sorted(ours | set(result.get("site_packages", [])))),
+    )
+    error = result.get("error")
+    if error:  # the message may name run folders and paths like any output
+        error = {**error, "message": normalize.normalize(error["message"], ctx)}
+    if ended.timed_out:
+        status, diagnosis = "timeout", f"killed after {limit:g} s (every process of the run)"
+        artifacts, published, problems = {}, {}, []
+    else:
+        status, diagnosis = status_of(snippet, ended.status if ended.status is not None else -9, error)
+        artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)
+        published, more = collect_files(run / "work", snippet.header.publish, ctx)
+        problems += more
+        if sum(len(text) for text in published.values()) > MAX_PUBLISHED_BYTES:
+            problems.append(f"published files exceed {MAX_PUBLISHED_BYTES} bytes")
+    if problems and status == "ok":
+        status, diagnosis = "failed", "; ".join(problems)
+    keep_error = error and snippet.header.expect_error and status == "ok"
+    return Record(
+        snippet=snippet.id, device=device, source_sha256=source_sha256(snippet, layout),
+        env_key=environment.env_key(snippet, device), status=status,
+        exit_code=None if ended.timed_out else ended.status,
+        stdout=normalize.normalize(ended.stdout, ctx), stderr=normalize.normalize(ended.stderr, ctx),
+        artifacts=artifacts, error=diagnosis,
+        expected_error={"type": error["type"], "message": error["message"]} if keep_error else None,
+        provenance=result.get("provenance") or {}, published=published,
+        run={"date": datetime.now(UTC).strftime("%Y-%m-%d"), "wall_s": round(ended.wall, 2), "git_commit": commit,
+             "mode": mode},
+    )

@@ -1,0 +1,89 @@
+"""Read a run's stdout and stderr until it has ended, within hard limits.
+
+The timeout bounds the whole run, reading included: at the deadline the runner
+asks the supervisor to kill every process of the run, and stops reading shortly
+after whatever still holds a pipe (a process that left for a session of its own).
+Each stream keeps at most its cap (see :mod:`capture`).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+from .capture import Capped
+from .session import Link
+
+KILL_GRACE = 10.0  # seconds a supervisor gets to report after a kill
+DRAIN_GRACE = 2.0  # seconds to finish reading after the snippet's process ended
+
+
+@dataclass
+class Ended:
+    """How the processes of a run ended, and what they printed."""
+
+    status: int | None  # exit status (-signal); None when the run was killed
+    timed_out: bool
+    cancelled: bool
+    stdout: str
+    stderr: str
+    wall: float
+
+
+def wait(link: Link, timeout: float, cancel: threading.Event | None) -> Ended:
+    """Read both streams until the run has ended and its pipes are closed, within hard limits."""
+    selector = selectors.DefaultSelector()
+    streams = {link.stdout: Capped(), link.stderr: Capped()}
+    open_pipes = set(streams)
+    for fd in (link.sock.fileno(), *streams):
+        selector.register(fd, selectors.EVENT_READ)
+    started = time.monotonic()
+    status, killed_at, ended_at, supervisor = None, None, None, None
+    timed_out = cancelled = gone = False
+    while True:
+        now = time.monotonic()
+        if ended_at is None and killed_at is None and (now >= started + timeout or (cancel and cancel.is_set())):
+            timed_out, cancelled = not (cancel and cancel.is_set()), bool(cancel and cancel.is_set())
+            link.send({"kill": True})
+            killed_at = now
+        if ended_at is not None and (not open_pipes or now > ended_at + DRAIN_GRACE):
+            break
+        if ended_at is None and (gone or (killed_at is not None and now > killed_at + KILL_GRACE)):
+            _force_kill(link, supervisor)
+            ended_at = now
+        for key, _ in selector.select(timeout=0.05):
+            if key.fd == link.sock.fileno():
+                messages = link.messages()
+                if messages is None:
+                    gone = True
+                    selector.unregister(key.fd)
+                    continue
+                for message in messages:
+                    supervisor = message.get("supervisor", supervisor)
+                    if "exit" in message:
+                        status, ended_at = message["exit"], time.monotonic()
+            elif data := os.read(key.fd, 65536):
+                streams[key.fd].feed(data)
+            else:
+                selector.unregister(key.fd)
+                open_pipes.discard(key.fd)
+    selector.close()
+    wall = (ended_at or time.monotonic()) - started
+    killed = timed_out or cancelled
+    return Ended(None if killed else status, timed_out, cancelled,
+                 streams[link.stdout].text(), streams[link.stderr].text(), wall)
+
+
+def _force_kill(link: Link, supervisor: int | None) -> None:
+    """The supervisor did not answer: kill it (its run's processes go with its group)."""
+    if link.supervisor is not None:
+        link.supervisor.kill()
+    elif supervisor is not None:
+        try:
+            os.killpg(supervisor, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
