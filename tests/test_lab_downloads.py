@@ -19,7 +19,7 @@ from conftest import REPO
 from phase25.core import cells, environment, normalize
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import labs
+from phase25.site import directives, labs
 
 pytestmark = pytest.mark.slow
 CATALOG = Catalog.here(DEFAULT_LAYOUT)
@@ -64,7 +64,7 @@ def test_a_downloaded_lab_runs_outside_the_repository_and_prints_its_record(lab,
     folder, notebook = executed[lab.notebook.stem]
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
     assert "".join(code[-1]["outputs"][0]["text"]) == "True\n", "minigpt did not come from the download"
-    found = labs.pages.directives(lab.source.read_text())
+    found = directives.parse(lab.source.read_text())
     snippet_id = next(d.arg.partition("#")[0] for d in found if d.kind == "cell")
     record = CATALOG.view(snippet_id, "cpu").record
     expected = cells.split_output(record.stdout)

@@ -17,7 +17,7 @@ from minigpt import data, retrain
 from minigpt import vocabulary as V
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import pages
+from phase25.site import directives, page_source
 
 
 def test_vocabulary_has_exactly_600_distinct_words():
@@ -100,9 +100,9 @@ def test_the_retraining_criterion_accepts_small_drift_and_refuses_a_different_mo
 def test_the_model_card_figures_come_from_records():
     for lang in ("en", "es"):
         text = (REPO / "docs" / lang / "model-card.md").read_text(encoding="utf-8")
-        shown = [d.arg for d in pages.directives(text) if d.kind == "snippet"]
+        shown = [d.arg for d in directives.parse(text) if d.kind == "snippet"]
         assert "model-card/heldout_accuracy" in shown and "model-card/model_summary" in shown
-        prose = pages.strip_front_matter(text)
+        prose = page_source.strip_front_matter(text)
         assert not re.search(r"\d+(?:[.,]\d+)?\s?%", prose), f"{lang}: a percentage typed into the page"
     fresh = Catalog.here(DEFAULT_LAYOUT).view("model-card/heldout_accuracy", "cpu")
     assert fresh.state == "current"

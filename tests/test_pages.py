@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import pages, translations
+from phase25.site import directives, page_source, translations
 
 DOCS = REPO / "docs"
 
@@ -17,7 +17,7 @@ DOCS = REPO / "docs"
 def test_directives_outside_fences_only_with_their_bodies():
     text = ("intro\n::: snippet a/b\n```markdown\n::: snippet not/this\n```\n  ::: execution-report\n"
             "::: note a/b cuda\n    First line.\n\n    Second `x`.\nafter\n")
-    found = pages.directives(text)
+    found = directives.parse(text)
     assert [(d.kind, d.args, d.line, d.indent) for d in found] == [
         ("snippet", ("a/b",), 2, ""), ("execution-report", (), 6, "  "), ("note", ("a/b", "cuda"), 7, ""),
     ]
@@ -26,7 +26,7 @@ def test_directives_outside_fences_only_with_their_bodies():
 
 def test_headings_and_their_ids():
     text = "---\ntranslation_of: x\n---\n# Title\n## Tabla { #dispatch-table }\n```\n## not a heading\n```\n### Plain\n"
-    assert pages.headings(text) == [
+    assert page_source.headings(text) == [
         (1, "Title", None), (2, "Tabla { #dispatch-table }", "dispatch-table"), (3, "Plain", None),
     ]
 
@@ -45,7 +45,7 @@ def test_every_directive_names_an_existing_snippet_and_every_snippet_is_shown():
     used = {
         (d.arg or "").partition("#")[0]  # a lab cell names its snippet before the "#"
         for md in (DOCS / "en").rglob("*.md")
-        for d in pages.directives(md.read_text(), str(md))
+        for d in directives.parse(md.read_text(), str(md))
         if d.kind in ("snippet", "cell")
     }
     assert used - known == set(), "directives naming unknown snippets"
@@ -86,4 +86,11 @@ def test_freshness_flags_an_edited_english_page_until_restamped(docs_copy):
     assert issue.page == "es/index.md" and "the English page is now" in issue.message
     translations.stamp(docs_copy, "index.md")
     assert translations.outdated(docs_copy) == []
-    assert pages.front_matter((docs_copy / "es" / "index.md").read_text())["translation_of"] == pages.revision(english)
+    stamped = page_source.front_matter((docs_copy / "es" / "index.md").read_text())["translation_of"]
+    assert stamped == page_source.revision(english)
+
+
+def test_every_kind_a_page_may_hold_has_a_renderer_and_every_renderer_a_kind():
+    from phase25.site.renderers import RENDERERS
+
+    assert set(RENDERERS) == {name for name, kind in directives.KINDS.items() if not kind.lab_only}

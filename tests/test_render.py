@@ -16,10 +16,11 @@ from phase25.core.errors import SourceError
 from phase25.core.records import Record
 from phase25.core.snippets import discover, source_sha256
 from phase25.run.capture import marker
-from phase25.site import i18n
+from phase25.site import strings
+from phase25.site.assemble import render_markdown
 from phase25.site.highlight import Highlighter
-from phase25.site.pagebuild import render_markdown
-from phase25.site.render import Page, provenance_line
+from phase25.site.page import Page
+from phase25.site.provenance_text import provenance_line
 
 CPU_PROVENANCE = {"python": "3.11.7", "torch": "2.13.0", "device_name": "AMD EPYC", "cpu_capability": "AVX2",
                   "threads": 2}
@@ -232,7 +233,7 @@ def test_a_note_needs_its_snippet_on_the_same_page(site):
 
 
 def test_every_ui_string_exists_in_both_languages_with_the_same_placeholders():
-    en, es = i18n.STRINGS["en"], i18n.STRINGS["es"]
+    en, es = strings.STRINGS["en"], strings.STRINGS["es"]
     assert en.keys() == es.keys() and all(value.strip() for value in [*en.values(), *es.values()])
     for key in en:
         assert re.findall(r"\{(\w+)\}", en[key]) == re.findall(r"\{(\w+)\}", es[key]), key

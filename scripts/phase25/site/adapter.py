@@ -19,10 +19,12 @@ from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import i18n, labs, pagebuild, translations, workarounds
-from .highlight import Highlighter, escape
-from .pages import FRONT_MATTER
-from .render import Page, admonition, outside_files, published_url
+from . import assemble, labs, strings, translations, workarounds
+from .highlight import Highlighter
+from .markup import admonition, escape
+from .page import Page
+from .page_source import FRONT_MATTER
+from .published import outside_files, published_url
 
 try:
     from mkdocs.plugins import event_priority
@@ -42,7 +44,7 @@ class Build:
     config: object
     catalog: Catalog
     highlighter: Highlighter
-    prepared: dict[str, tuple[pagebuild.Prepared, set[str], int]] = field(default_factory=dict)
+    prepared: dict[str, tuple[assemble.Prepared, set[str], int]] = field(default_factory=dict)
     not_found: str = ""  # the 404 page in the default language
     downloads: dict[str, labs.Lab] = field(default_factory=dict)  # notebook src_uri -> its lab
     bundles: dict[str, bytes] = field(default_factory=dict)  # notebook src_uri -> its download
@@ -108,7 +110,7 @@ def on_files(files, config):
 
 def _lang(page) -> str:
     first = page.file.src_uri.split("/", 1)[0]
-    return first if first in i18n.LANGUAGES else i18n.DEFAULT
+    return first if first in strings.LANGUAGES else strings.DEFAULT
 
 
 def _front_matter_lines(page) -> int:
@@ -125,7 +127,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     where = f"docs/{page.file.src_uri}"
     view = Page(_lang(page), where, _BUILD.catalog, _BUILD.highlighter, "../" * page.url.count("/"))
     try:
-        prepared = pagebuild.prepare(markdown, view)
+        prepared = assemble.prepare(markdown, view)
     except SourceError as exc:
         offset = _front_matter_lines(page)
         raise _fail(f"{where}:{(exc.line or 0) + offset}: {exc.message}") from None
@@ -137,7 +139,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 def on_page_content(html: str, page, config, files) -> str:
     assert _BUILD is not None
     prepared, shown, offset = _BUILD.prepared.pop(page.file.src_uri)
-    html, late = pagebuild.finish(html, prepared, shown)
+    html, late = assemble.finish(html, prepared, shown)
     for problem in sorted(prepared.problems + late, key=lambda p: p.line):
         line = f":{problem.line + offset}" if problem.line else ""
         log.warning("docs/%s%s: %s", page.file.src_uri, line, problem.message)
@@ -156,10 +158,10 @@ def _translation_notice(page, config) -> str:
         return ""
     # Built after Markdown, so static-i18n does not localize the link back to Spanish.
     english_url = "../" * page.url.count("/") + page.url.split("/", 1)[1]
-    body = escape(i18n.text(translations.TARGET, "outdated", english_url="@@URL@@"))
+    body = escape(strings.text(translations.TARGET, "outdated", english_url="@@URL@@"))
     body = body.replace("[", f'<a hreflang="en" href="{english_url}">', 1)
     body = re.sub(r"\]\(@@URL@@\)", "</a>", body)
-    return admonition("warning", i18n.text(translations.TARGET, "outdated_title"), body)
+    return admonition("warning", strings.text(translations.TARGET, "outdated_title"), body)
 
 
 def _bundle(src_uri: str) -> bytes:
@@ -177,9 +179,9 @@ def _lab_download(output: str, page) -> str:
         return output
     lang = _lang(page)
     name, size = labs.download_name(lab), len(_bundle(page.file.src_uri)) // 1024
-    body = escape(i18n.text(lang, "lab_download", file="@@FILE@@", size=size))
+    body = escape(strings.text(lang, "lab_download", file="@@FILE@@", size=size))
     body = body.replace("@@FILE@@", f'<a href="{name}" download>{escape(name)}</a>')
-    notice = admonition("tip", i18n.text(lang, "lab_download_title"), body)
+    notice = admonition("tip", strings.text(lang, "lab_download_title"), body)
     return re.sub(r"(</h1>)", lambda m: m.group(1) + notice, output, count=1)
 
 
@@ -199,8 +201,8 @@ def on_post_template(output: str, template_name: str, config) -> str:
     default language's version is kept and written back after the last pass."""
     if template_name != "404.html":
         return output
-    output = workarounds.accessible(workarounds.not_found_page(output, config.site_url), i18n.DEFAULT)
-    if _BUILD is not None and config.theme.get("language") == i18n.DEFAULT:
+    output = workarounds.accessible(workarounds.not_found_page(output, config.site_url), strings.DEFAULT)
+    if _BUILD is not None and config.theme.get("language") == strings.DEFAULT:
         _BUILD.not_found = output
     return output
 
@@ -221,15 +223,15 @@ def on_post_build(config) -> None:
     if _BUILD is not None:
         for src_uri in sorted(_BUILD.downloads):
             lang, rel = src_uri.split("/", 1)
-            if lang == i18n.DEFAULT:
+            if lang == strings.DEFAULT:
                 path = Path(rel).with_suffix("").as_posix() + "/"
-                notebooks.append({code: (path if code == i18n.DEFAULT else f"{code}/{path}") for code in i18n.LANGUAGES
-                                  if f"{code}/{rel}" in _BUILD.downloads})
+                notebooks.append({code: (path if code == strings.DEFAULT else f"{code}/{path}")
+                                  for code in strings.LANGUAGES if f"{code}/{rel}" in _BUILD.downloads})
     workarounds.sitemap_per_language(site, config.site_url, notebooks)
     if _BUILD is not None and _BUILD.not_found:
         (site / "404.html").write_text(_BUILD.not_found, encoding="utf-8")
     if _BUILD is not None:
         for src_uri, lab in _BUILD.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
-            folder = site / Path(src_uri.removeprefix(f"{i18n.DEFAULT}/")).with_suffix("")
+            folder = site / Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
             folder.mkdir(parents=True, exist_ok=True)
             (folder / labs.download_name(lab)).write_bytes(_bundle(src_uri))

@@ -8,7 +8,6 @@ kept in memory and in a cache folder, so Pygments runs only for new code.
 from __future__ import annotations
 
 import hashlib
-import html
 import os
 from pathlib import Path
 
@@ -17,11 +16,6 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer, TextLexer, get_lexer_for_filename
 from pygments.util import ClassNotFound
-
-
-def escape(value: str) -> str:
-    """HTML-escape, and neutralise characters later stages might read as syntax."""
-    return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
 
 
 class Highlighter:

@@ -27,8 +27,8 @@ from ..core import cells
 from ..core.atomic import write_atomic
 from ..core.catalog import Catalog
 from ..core.snippets import dependency_files
-from . import i18n, pages
-from .render import provenance_line
+from . import directives, page_source, strings
+from .provenance_text import provenance_line
 
 SUFFIX = ".lab.md"
 
@@ -48,7 +48,7 @@ class Lab:
 
 
 def find(docs: Path) -> list[Lab]:
-    return [Lab(lang, path) for lang in i18n.LANGUAGES for path in sorted((docs / lang).rglob(f"*{SUFFIX}"))]
+    return [Lab(lang, path) for lang in strings.LANGUAGES for path in sorted((docs / lang).rglob(f"*{SUFFIX}"))]
 
 
 HEADING_ID = re.compile(r"^(?P<heading>#{1,6} .*?)[ \t]*\{[ \t]*#(?P<id>[\w-]+)[ \t]*\}[ \t]*$", re.MULTILINE)
@@ -87,13 +87,13 @@ def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
 
 def build(lab: Lab, catalog: Catalog) -> dict:
     """The notebook for one lab, as nbformat 4 JSON data: its prose cut at each code cell."""
-    text = pages.strip_front_matter(lab.source.read_text(encoding="utf-8"))
-    directives = {d.line: d for d in pages.directives(text, lab.source.as_posix()) if d.kind == "cell"}
+    text = page_source.strip_front_matter(lab.source.read_text(encoding="utf-8"))
+    cells_at = {d.line: d for d in directives.parse(text, lab.source.as_posix()) if d.kind == "cell"}
     notebook: list[dict] = []
     markdown: list[str] = []
     used: set[str] = set()
     for number, line in enumerate([*text.splitlines(keepends=True), ""], start=1):
-        directive = directives.get(number)
+        directive = cells_at.get(number)
         if directive is None and line:
             markdown.append(line)
             continue
@@ -180,14 +180,14 @@ def bundle(lab: Lab, catalog: Catalog) -> bytes:
     folder puts them on the import path; the archive is the same bytes for the same sources.
     """
     text = lab.source.read_text(encoding="utf-8")
-    found = pages.directives(text, str(lab.source))
+    found = directives.parse(text, str(lab.source))
     used = sorted({(d.arg or "").partition("#")[0] for d in found if d.kind == "cell"})
     files: dict[str, bytes] = {lab.notebook.name: lab.notebook.read_bytes()}
     for snippet_id in used:
         for path in dependency_files(catalog.snippets[snippet_id], catalog.layout):
             relative = path.relative_to(catalog.layout.root).as_posix()
             files[relative.removeprefix("scripts/")] = path.read_bytes()
-    title = pages.headings(text)[0][1]
+    title = page_source.headings(text)[0][1]
     torch = catalog.torch or "?"
     files["README.md"] = README[lab.lang].format(title=title, torch=torch, notebook=lab.notebook.name).encode()
     buffer = io.BytesIO()

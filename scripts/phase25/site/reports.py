@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from ..core import drift
 from ..core.catalog import VERDICTS
-from .highlight import escape
-from .i18n import number, text
-from .pages import Directive
-from .render import DEVICE_LABELS, Page, Problem, Rendered, admonition
+from .directives import Directive
+from .markup import admonition, escape
+from .page import Page, Problem, Rendered
+from .snippet_html import DEVICE_LABELS
+from .strings import number, text
 
 
 def _table(classes: str, heads: list[str], rows: list[str]) -> str:

@@ -1,7 +1,7 @@
 """Bilingual bookkeeping: twin pages, matching structure, fresh translations.
 
 Each Spanish page says in its front matter which revision of its English twin
-it translates (``translation_of: <hash>``, from :func:`pages.revision`). When
+it translates (``translation_of: <hash>``, from :func:`page_source.revision`). When
 the English page changes, the hash no longer matches: the check fails and the
 built page carries an "outdated translation" notice until someone re-translates
 and re-stamps it (``make stamp-translation PAGE=docs/es/...``).
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import SourceError
-from . import pages
+from . import directives, page_source
 
 SOURCE, TARGET = "en", "es"
 PAGE_GLOBS = ("*.md", "*.ipynb")
@@ -50,15 +50,15 @@ def _differences(rel: str, what: str, english: list[tuple[int, str]], spanish: l
 
 
 def _directives(text: str, where: str) -> list[tuple[int, str]]:
-    return [(d.line, f"'::: {' '.join((d.kind, *d.args))}'") for d in pages.directives(text, where)]
+    return [(d.line, f"'::: {' '.join((d.kind, *d.args))}'") for d in directives.parse(text, where)]
 
 
 def _ids(text: str) -> list[tuple[int, str]]:
-    body = pages.strip_front_matter(text)
+    body = page_source.strip_front_matter(text)
     offset = text[: len(text) - len(body)].count("\n")
     lines = body.split("\n")
     found = []
-    for level, heading, heading_id in pages.headings(text):
+    for level, heading, heading_id in page_source.headings(text):
         if level > 1:
             line = next((i for i, t in enumerate(lines, 1) if t.strip().endswith(heading)), 0) + offset
             found.append((line, f"#{heading_id}"))
@@ -82,7 +82,7 @@ def parity(docs: Path) -> list[Issue]:
         except SourceError as exc:
             issues.append(Issue(exc.path, str(exc).split(": ", 1)[1]))
         for lang, text in ((SOURCE, en_text), (TARGET, es_text)):
-            for level, heading, heading_id in pages.headings(text):
+            for level, heading, heading_id in page_source.headings(text):
                 if level > 1 and heading_id is None:
                     issues.append(Issue(f"{lang}/{rel}", f"heading without an explicit id: {heading!r}"))
         issues += _differences(rel, "heading id", _ids(en_text), _ids(es_text))
@@ -95,10 +95,10 @@ def freshness(docs: Path, rel: str) -> str | None:
     target = docs / TARGET / rel
     if not source.exists() or not target.exists() or not rel.endswith(".md"):
         return None
-    recorded = pages.front_matter(target.read_text(encoding="utf-8")).get("translation_of")
+    recorded = page_source.front_matter(target.read_text(encoding="utf-8")).get("translation_of")
     if not recorded:
         return "no 'translation_of' in its front matter"
-    current = pages.revision(source)
+    current = page_source.revision(source)
     if recorded != current:
         return f"translates English revision {recorded}, the English page is now {current}"
     return None
@@ -116,8 +116,8 @@ def stamp(docs: Path, rel: str) -> str:
     """Record that ``es/<rel>`` now translates the current English page."""
     target = docs / TARGET / rel
     text = target.read_text(encoding="utf-8")
-    value = pages.revision(docs / SOURCE / rel)
-    match = pages.FRONT_MATTER.match(text)
+    value = page_source.revision(docs / SOURCE / rel)
+    match = page_source.FRONT_MATTER.match(text)
     if not match:
         text = f"---\ntranslation_of: {value}\n---\n" + text
     elif re.search(r"^translation_of:.*$", match.group("body"), re.MULTILINE):

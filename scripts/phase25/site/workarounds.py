@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 from urllib.parse import urlparse
 
-from . import i18n
+from . import strings
 
 
 def keep_notebook_cache(config) -> None:
@@ -53,8 +53,8 @@ def notebooks_as_pages(files, config):
         rel = notebook.src_uri.split("/", 1)[1]
         stem_rel = PurePosixPath(rel).with_suffix("")
         page.alternates = {
-            lang: SimpleNamespace(url=f"{'' if lang == i18n.DEFAULT else lang + '/'}{stem_rel}/")
-            for lang in i18n.LANGUAGES
+            lang: SimpleNamespace(url=f"{'' if lang == strings.DEFAULT else lang + '/'}{stem_rel}/")
+            for lang in strings.LANGUAGES
             if (Path(config.docs_dir) / lang / rel).exists()
         }
         files.remove(notebook)  # in place: the Files object is static-i18n's own subclass
@@ -68,7 +68,7 @@ _BASE = re.compile(r'("base": ")((?:\.\./)*\.\.)(")')
 def search_base(output: str, lang: str) -> str:
     """mkdocs-static-i18n puts every language into one search index; each language gets its own
     (see :func:`split_search_index`), and a page of an alternate language looks for it under /<lang>/."""
-    if lang == i18n.DEFAULT:
+    if lang == strings.DEFAULT:
         return output
     return _BASE.sub(lambda m: m.group(1) + (m.group(2)[3:] or ".") + m.group(3), output, count=1)
 
@@ -79,7 +79,7 @@ def split_search_index(site: Path) -> None:
     if not merged.exists():
         return
     index = json.loads(merged.read_text(encoding="utf-8"))
-    prefixes = {lang: f"{lang}/" for lang in i18n.LANGUAGES if lang != i18n.DEFAULT}
+    prefixes = {lang: f"{lang}/" for lang in strings.LANGUAGES if lang != strings.DEFAULT}
     default = [d for d in index["docs"] if not d["location"].startswith(tuple(prefixes.values()))]
     for lang, prefix in prefixes.items():
         docs = [{**d, "location": d["location"][len(prefix):]}
@@ -116,7 +116,7 @@ def _pages(sitemap: str) -> list[dict[str, str]]:
 
 def _entry(lang: str, links: dict[str, str]) -> str:
     """A sitemap entry for the ``lang`` version of a page, naming every version and the default one."""
-    alternates = {**links, "x-default": links[i18n.DEFAULT]} if i18n.DEFAULT in links else links
+    alternates = {**links, "x-default": links[strings.DEFAULT]} if strings.DEFAULT in links else links
     rows = "".join(f'\n        <xhtml:link rel="alternate" hreflang="{code}" href="{href}"/>'
                    for code, href in sorted(alternates.items()))
     return f"    <url>\n        <loc>{links[lang]}</loc>{rows}\n    </url>\n"
@@ -134,10 +134,10 @@ def sitemap_per_language(site: Path, site_url: str | None, extra: list[dict[str,
     base = site_url or "/"
     found = _pages(root.read_text(encoding="utf-8"))
     found += [{lang: f"{base}{path}" for lang, path in paths.items()} for paths in extra]
-    pages = {links.get(i18n.DEFAULT, next(iter(links.values()))): links for links in found if links}
-    for lang in i18n.LANGUAGES:
+    pages = {links.get(strings.DEFAULT, next(iter(links.values()))): links for links in found if links}
+    for lang in strings.LANGUAGES:
         text = _URLSET + "".join(_entry(lang, links) for links in pages.values() if lang in links) + "</urlset>\n"
-        folder = site if lang == i18n.DEFAULT else site / lang
+        folder = site if lang == strings.DEFAULT else site / lang
         folder.mkdir(exist_ok=True)
         (folder / "sitemap.xml").write_text(text, encoding="utf-8")
         (folder / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
@@ -148,7 +148,7 @@ def not_found_page(output: str, site_url: str | None) -> str:
     languages' home pages are the useful alternates. The 404 page is served at any address, so its
     links are absolute paths, like the ones MkDocs gives its stylesheets there."""
     base = urlparse(site_url).path if site_url else "/"
-    homes = {lang: base if lang == i18n.DEFAULT else f"{base}{lang}/" for lang in i18n.LANGUAGES}
+    homes = {lang: base if lang == strings.DEFAULT else f"{base}{lang}/" for lang in strings.LANGUAGES}
     output = alternates_in_sitemaps_only(output)
     return re.sub(r'<a href="[^"]*" hreflang="([\w-]+)" class="md-select__link">',
                   lambda m: f'<a href="{homes.get(m.group(1), base)}" hreflang="{m.group(1)}" class="md-select__link">',
@@ -161,7 +161,7 @@ _SEARCH_LABEL = {"en": "Search the site", "es": "Buscar en el sitio"}
 def accessible(output: str, lang: str) -> str:
     """Two gaps axe-core finds in the themes' HTML: Material's search dialog has no accessible name,
     and mkdocs-jupyter's scrollable code cells cannot be reached with the keyboard."""
-    label = _SEARCH_LABEL.get(lang, _SEARCH_LABEL[i18n.DEFAULT])
+    label = _SEARCH_LABEL.get(lang, _SEARCH_LABEL[strings.DEFAULT])
     output = output.replace('<div class="md-search" data-md-component="search" role="dialog">',
                             f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{label}">', 1)
     return output.replace('<div class="highlight-ipynb hl-python">',

@@ -29,7 +29,7 @@ from ..core import compare, records
 from ..core.catalog import Catalog
 from ..core.paths import REPO_ROOT, Layout, copy_project
 from ..run import plan, pool, progress
-from ..site import pages
+from ..site import directives
 from . import build_site as sitebuild
 
 EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
@@ -53,10 +53,11 @@ def make_plain_copy(target: Path) -> Path:
     for md in (target / "docs").rglob("*.md"):
         text = md.read_text(encoding="utf-8")
         lines = text.split("\n")
-        for directive in reversed(pages.directives(text, str(md))):
+        for directive in reversed(directives.parse(text, str(md))):
             replacement = ""
-            if directive.kind == "snippet":
-                snippet = catalog.snippets[directive.arg]
+            kind = directives.KINDS[directive.kind]
+            if kind.shows_snippet and not kind.lab_only:
+                snippet = catalog.snippets[directive.arg or ""]
                 blocks = ["```python\n" + snippet.code.rstrip() + "\n```\n"]
                 for device in snippet.header.devices:
                     record = catalog.view(snippet.id, device).record

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import pages
-from .render import Page, Problem, render
+from . import directives
+from .page import Page, Problem
+from .renderers import render
 
 SLOT = "<!--phase25-slot-{}-->"
 _SLOT = re.compile(r"(?:<p>)?<!--phase25-slot-(\d+)-->(?:</p>)?")
@@ -35,10 +36,10 @@ class Prepared:
 
 def prepare(markdown: str, page: Page) -> Prepared:
     """Render every directive of a page; a malformed directive raises SourceError (file and line)."""
-    found = pages.directives(markdown, page.where)
+    found = directives.parse(markdown, page.where)
     prepared = Prepared(markdown)
     for number, directive in enumerate(found):
-        if directive.kind in pages.WITH_BODY:
+        if directive.kind in directives.WITH_BODY:
             page.bodies.setdefault((directive.kind, *directive.target), []).append(number)
             prepared.body_lines[number] = directive.line
             prepared.body_targets[number] = directive.target[0]
@@ -48,7 +49,7 @@ def prepare(markdown: str, page: Page) -> Prepared:
         rendered = results[number]
         prepared.problems += rendered.problems
         indent = directive.indent
-        if directive.kind in pages.WITH_BODY:
+        if directive.kind in directives.WITH_BODY:
             body = [indent + line if line.strip() else "" for line in directive.body.split("\n")]
             lines[directive.line - 1 : directive.end] = [
                 f"{indent}<!--phase25-body-begin {number}-->", "", *body, "",
@@ -96,6 +97,6 @@ def render_markdown(markdown: str, page: Page, extensions: list | None = None) -
     prepared = prepare(markdown, page)
     converter = md.Markdown(extensions=extensions or ["admonition", "attr_list", "md_in_html", "pymdownx.details",
                                                       "pymdownx.superfences"])
-    shown = {d.arg for d in pages.directives(markdown, page.where) if d.kind == "snippet"}
+    shown = {d.arg for d in directives.parse(markdown, page.where) if d.kind == "snippet"}
     html, problems = finish(converter.convert(prepared.markdown), prepared, {s for s in shown if s})
     return html, prepared.problems + problems

@@ -1,111 +1,28 @@
-"""Turn a page's directives into HTML: one renderer per directive kind, found in a table.
+"""The snippet directive: its code, then one output tab per device, and the notes tied to a device's output.
 
-Pure functions of the catalog, no MkDocs. The HTML goes into the page after
-Markdown has run, and every output is escaped, so an output holding ``` fences,
-``<script>`` or ``{{ }}`` stays plain text. A snippet is shown as its code, then
-its output with one tab per device (CPU first: it is the output every reader
-can reproduce, and the one the test suite re-executes).
+A snippet is shown as its code, then its output with one tab per device (CPU
+first: it is the output every reader can reproduce, and the one the test suite
+re-executes). A ``note`` or ``pending`` directive renders nothing where it
+stands: its body goes into the tab of the device it names.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from ..core.catalog import Catalog, Freshness
-from ..core.paths import Layout
+from ..core.catalog import Freshness
 from ..core.records import Record
 from ..run import capture
-from .highlight import Highlighter, escape
-from .i18n import count, number, text
-from .pages import Directive
+from .directives import Directive
+from .markup import admonition, body_slot, escape, inline_code
+from .page import Page, Problem, Rendered
+from .provenance_text import provenance_line
+from .published import outside_files, published_url
+from .strings import count, text
 
 LONG_OUTPUT_LINES = 100
-INLINE_ARTIFACT_BYTES = 8 * 1024  # a bigger file a snippet wrote is a page of its own, opened from a link
 DEVICE_LABELS = {"cpu": "CPU", "cuda": "CUDA"}
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
-
-
-@dataclass
-class Problem:
-    """Something a strict build refuses; the adapter adds the page."""
-
-    line: int
-    message: str
-
-
-@dataclass
-class Page:
-    """What renderers know about the page being rendered."""
-
-    lang: str
-    where: str  # "docs/en/index.md"
-    catalog: Catalog
-    highlighter: Highlighter
-    site_root: str = ""  # from the page to the site's root: "../../"
-    bodies: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)  # (kind, id, device) -> body numbers
-    count: int = 0
-
-    @property
-    def layout(self) -> Layout:
-        return self.catalog.layout
-
-
-@dataclass
-class Rendered:
-    html: str
-    problems: list[Problem] = field(default_factory=list)
-
-
-def body_slot(number: int) -> str:
-    """Where the Markdown-rendered body of note or pending directive ``number`` goes."""
-    return f"<!--phase25-body-slot {number}-->"
-
-
-def admonition(kind: str, title: str, body_html: str) -> str:
-    return f'<div class="admonition {kind}"><p class="admonition-title">{escape(title)}</p><p>{body_html}</p></div>'
-
-
-def inline_code(value: str) -> str:
-    """Escape, then turn the `code` spans of our own UI strings into <code>."""
-    parts = escape(value).split("&#96;")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
-
-
-def provenance_line(record: Record, lang: str) -> str:
-    """One line: where, with what and when this output was produced."""
-    p, run = record.provenance, record.run
-    if record.device == "cuda":
-        where = f"{text(lang, 'captured_on')} {p.get('device_name', 'CUDA')}"
-        if p.get("compute_capability"):
-            where += f" ({p['compute_capability']})"
-        parts = [where, f"torch {p.get('torch', '?')}", f"CUDA {p.get('cuda', '?')}"]
-        if p.get("triton"):
-            parts.append(f"Triton {p['triton']}")
-    else:
-        where = f"{text(lang, 'ran_on')} CPU · {p.get('device_name', '?')}"
-        extras = [str(p["cpu_capability"])] if p.get("cpu_capability") else []
-        if isinstance(p.get("threads"), int):
-            extras.append(count(lang, p["threads"], "thread"))
-        if extras:
-            where += f" ({', '.join(extras)})"
-        parts = [where, f"torch {p.get('torch', '?')}"]
-    parts += [f"Python {p.get('python', '?')}", str(run.get("date", "?")), f"{number(lang, run.get('wall_s', 0))} s"]
-    if run.get("git_commit"):
-        parts.append(f"{text(lang, 'commit')} {run['git_commit'][:7]}")
-    return " · ".join(parts)
-
-
-def published_url(record: Record, name: str) -> str:
-    """Where a published file of a record lives in the built site, from its root."""
-    return f"snippet-files/{record.snippet}/{record.device}/{name}"
-
-
-def outside_files(record: Record) -> dict[str, str]:
-    """The artifacts too big to inline: site path (a .txt a browser shows as it is) -> content."""
-    return {published_url(record, f"{name}.txt"): content for name, content in sorted(record.artifacts.items())
-            if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES}
 
 
 def output_block(output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = ()) -> str:
@@ -249,25 +166,3 @@ def render_body_anchor(directive: Directive, page: Page) -> Rendered:
                 problems.append(Problem(directive.line, f"the note on {snippet_id} ({device}) quotes `{quoted}`, "
                                                         "which its output does not show"))
     return Rendered("", problems)
-
-
-# The report renderers build on the helpers above, so they are imported once those exist.
-from . import reports  # noqa: E402
-
-Renderer = Callable[[Directive, Page], Rendered]
-RENDERERS: dict[str, Renderer] = {
-    "snippet": render_snippet,
-    "note": render_body_anchor,
-    "pending": render_body_anchor,
-    "execution-report": reports.execution_report,
-    "drift-report": reports.drift_report,
-}
-
-
-def render(directive: Directive, page: Page) -> Rendered:
-    """Render one directive; a kind with no renderer here (a lab ``cell``) is an error on a page."""
-    renderer = RENDERERS.get(directive.kind)
-    if renderer is None:
-        return Rendered("", [Problem(directive.line,
-                                     f"'::: {directive.kind}' belongs in a lab's .lab.md, not on a page")])
-    return renderer(directive, page)

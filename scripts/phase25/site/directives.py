@@ -1,0 +1,103 @@
+"""The directives a page source holds, ``::: <kind> <arguments>``, and the one table of their kinds.
+
+A directive is a line ``::: <kind> <arguments>`` outside fenced code, so a page
+may show the syntax itself inside a fence. ``note`` and ``pending`` directives
+own the indented lines under them (their body, in Markdown). A directive of an
+unknown kind, or with the wrong arguments, is an error with the page and line.
+
+:data:`KINDS` is read by the parser (arguments, bodies), by the renderers'
+table (every page kind has a renderer) and by the benchmark (which kinds stand
+for a snippet's output).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+
+from ..core.errors import SourceError
+from ..core.header import DEVICES
+from .page_source import outside_fences
+
+DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<kind>\S+)(?P<args>(?:[ \t]+\S+)*)[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of directive: how it is written, and what it stands for."""
+
+    name: str
+    usage: str  # the arguments it takes, as a usage line
+    arity: int
+    body: bool = False  # it owns the indented Markdown under it
+    lab_only: bool = False  # it belongs in a lab's .lab.md, not on a page
+    shows_snippet: bool = False  # it stands for a snippet's code and output
+
+
+KINDS = {kind.name: kind for kind in (
+    Kind("snippet", "::: snippet <page>/<name>", 1, shows_snippet=True),
+    Kind("cell", "::: cell <lab-page>/<name>#<cell-id>", 1, lab_only=True, shows_snippet=True),
+    Kind("execution-report", "::: execution-report", 0),
+    Kind("drift-report", "::: drift-report <name>", 1),
+    Kind("note", "::: note <page>/<name> <device>   (then the note, indented by four spaces)", 2, body=True),
+    Kind("pending", "::: pending <page>/<name> <device>   (then the text, indented by four spaces)", 2, body=True),
+)}
+WITH_BODY = tuple(name for name, kind in KINDS.items() if kind.body)
+
+
+@dataclass(frozen=True)
+class Directive:
+    line: int  # 1-based
+    indent: str
+    kind: str
+    args: tuple[str, ...]
+    body: str = ""  # the dedented Markdown under a note or pending directive
+    end: int = 0  # last line (1-based) the directive owns
+
+    @property
+    def arg(self) -> str | None:
+        return self.args[0] if self.args else None
+
+    @property
+    def target(self) -> tuple[str, str]:
+        """(snippet id, device) of a note or pending directive."""
+        return self.args[0], self.args[1]
+
+
+def _body(lines: list[str], start: int, indent: str) -> tuple[str, int]:
+    """The indented block after line ``start`` (1-based) and the last line it covers."""
+    end = start
+    for number in range(start + 1, len(lines) + 1):
+        line = lines[number - 1]
+        if line.strip() and not line.startswith(indent + "    "):
+            break
+        if line.strip():
+            end = number
+    return textwrap.dedent("\n".join(lines[start:end])).strip("\n"), end
+
+
+def parse(markdown: str, where: str = "page") -> list[Directive]:
+    """Every directive of a page, validated."""
+    lines = markdown.split("\n")
+    found = []
+    skip_until = 0
+    for number, line in outside_fences(lines):
+        if number <= skip_until or not (match := DIRECTIVE.match(line)):
+            continue
+        kind, args = match.group("kind"), tuple(match.group("args").split())
+        if kind not in KINDS:
+            raise SourceError(where, f"unknown directive '::: {kind}' (known: {', '.join(KINDS)})", number)
+        if len(args) != KINDS[kind].arity:
+            raise SourceError(where, f"'{line.strip()}' needs: {KINDS[kind].usage}", number)
+        if kind in WITH_BODY and args[1] not in DEVICES:
+            raise SourceError(where, f"'{line.strip()}': the device must be one of {', '.join(DEVICES)}", number)
+        body, end = ("", number)
+        if kind in WITH_BODY:
+            body, end = _body(lines, number, match.group("indent"))
+            if not body:
+                raise SourceError(where, f"'{line.strip()}' has no text: indent it by four spaces under the line",
+                                  number)
+            skip_until = end
+        found.append(Directive(number, match.group("indent"), kind, args, body, end))
+    return found

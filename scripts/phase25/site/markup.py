@@ -1,0 +1,29 @@
+"""The small HTML kit every renderer uses: escaping, admonitions, inline code, the slots of note bodies.
+
+Everything a record holds is data: it is escaped here, after Markdown has run, so
+an output holding ``` fences, ``<script>`` or ``{{ }}`` stays plain text.
+"""
+
+from __future__ import annotations
+
+import html
+
+
+def escape(value: str) -> str:
+    """HTML-escape, and neutralise characters later stages might read as syntax."""
+    return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
+
+
+def body_slot(number: int) -> str:
+    """Where the Markdown-rendered body of note or pending directive ``number`` goes."""
+    return f"<!--phase25-body-slot {number}-->"
+
+
+def admonition(kind: str, title: str, body_html: str) -> str:
+    return f'<div class="admonition {kind}"><p class="admonition-title">{escape(title)}</p><p>{body_html}</p></div>'
+
+
+def inline_code(value: str) -> str:
+    """Escape, then turn the `code` spans of our own UI strings into <code>."""
+    parts = escape(value).split("&#96;")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))

@@ -1,0 +1,18 @@
+"""Where the files a record publishes, and the artifacts too big to inline, live in the built site."""
+
+from __future__ import annotations
+
+from ..core.records import Record
+
+INLINE_ARTIFACT_BYTES = 8 * 1024  # a bigger file a snippet wrote is a page of its own, opened from a link
+
+
+def published_url(record: Record, name: str) -> str:
+    """Where a published file of a record lives in the built site, from its root."""
+    return f"snippet-files/{record.snippet}/{record.device}/{name}"
+
+
+def outside_files(record: Record) -> dict[str, str]:
+    """The artifacts too big to inline: site path (a .txt a browser shows as it is) -> content."""
+    return {published_url(record, f"{name}.txt"): content for name, content in sorted(record.artifacts.items())
+            if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES}
