@@ -96,7 +96,7 @@ class BackgroundRuns:
                                         stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait(self, timeout: float = 1800) -> Layout:
-        """The scratch layout holding the fresh records, once every run has ended."""
+        """The scratch layout holding the re-executed records, once every run has ended."""
         code = self.process.wait(timeout=timeout)
         log = (self.scratch / "log.txt").read_text()
         assert code == 0, f"re-executing the snippets ended with status {code}:\n{log[-4000:]}"

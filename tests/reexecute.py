@@ -28,7 +28,7 @@ TIMEOUT_FACTOR = 3.0
 
 
 def made_warm(catalog: Catalog, snippet_id: str) -> bool:
-    record = catalog.view(snippet_id, "cpu").record
+    record = catalog.standing(snippet_id, "cpu").record
     return bool(record and record.run.get("mode") == "warm")
 
 

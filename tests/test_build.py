@@ -75,8 +75,8 @@ def test_navigation_switcher_and_search_are_translated(built_site):
 
 
 def test_execution_report_lists_every_run_in_both_languages(built_site):
-    pairs = sorted(CATALOG.views)
-    cuda_missing = sum(1 for (_, d), f in CATALOG.views.items() if d == "cuda" and f.state == "missing")
+    pairs = sorted(CATALOG.standings)
+    cuda_missing = sum(1 for (_, d), f in CATALOG.standings.items() if d == "cuda" and f.state == "missing")
     for page, word in (("reference/execution-report/index.html", "not captured yet"),
                        ("es/reference/execution-report/index.html", "aún no capturado")):
         rows = re.findall(r"<tr class=\"report-(\w+)\">", read(built_site, page))
@@ -115,7 +115,7 @@ def broken(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("broken") / "project")
     layout = Layout.of(project)
     catalog = Catalog.here(layout)
-    cpu = catalog.view("00-orientation/linear_grad_fn", "cpu").record
+    cpu = catalog.standing("00-orientation/linear_grad_fn", "cpu").record
     snippet = catalog.snippets["00-orientation/linear_grad_fn"]
     # A stand-in CUDA record made for this test: CI has no GPU to make one.
     stand_in = {"device": "cuda", "env_key": environment.env_key(snippet, "cuda"),

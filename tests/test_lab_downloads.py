@@ -66,7 +66,7 @@ def test_a_downloaded_lab_runs_outside_the_repository_and_prints_its_record(lab,
     assert "".join(code[-1]["outputs"][0]["text"]) == "True\n", "minigpt did not come from the download"
     found = directives.parse(lab.source.read_text())
     snippet_id = next(d.arg.partition("#")[0] for d in found if d.kind == "cell")
-    record = CATALOG.view(snippet_id, "cpu").record
+    record = CATALOG.standing(snippet_id, "cpu").record
     expected = cells.split_output(record.stdout)
     by_code = {v: k for k, v in cells.split_code(CATALOG.snippets[snippet_id].code).items()}
     ctx = normalize.Context(run_dir=str(folder), tmp_dir=str(folder.parent), tree_root=str(folder),

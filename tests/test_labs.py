@@ -52,7 +52,7 @@ def test_outputs_are_the_recorded_ones_cell_by_cell():
             snippet = next(s for s in CATALOG.snippets.values()
                            if s.header.cells and source in cells.split_code(s.code).values())
             cell_id = next(k for k, v in cells.split_code(snippet.code).items() if v == source)
-            record = CATALOG.view(snippet.id, "cpu").record
+            record = CATALOG.standing(snippet.id, "cpu").record
             printed = "".join("".join(o["text"]) for o in cell["outputs"] if o["name"] == "stdout")
             assert printed == cells.split_output(record.stdout).get(cell_id, "")
             checked += 1

@@ -55,24 +55,24 @@ def test_dependency_and_environment_changes_make_a_record_stale(toy, monkeypatch
     toy.add("page/a", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/data.txt').read())\n",
             extra='deps = ["data.txt"]')
     assert toy.run()[0].executed[0].stdout == "one\n"
-    assert toy.catalog().view("page/a", "cpu").state == "current"
+    assert toy.catalog().standing("page/a", "cpu").state == "current"
     (toy.root / "data.txt").write_text("two")
-    assert toy.catalog().view("page/a", "cpu").reason.startswith("the snippet (or a declared dependency)")
+    assert toy.catalog().standing("page/a", "cpu").reason.startswith("the snippet (or a declared dependency)")
     assert toy.run()[0].executed[0].stdout == "two\n"
     monkeypatch.setitem(environment.CPU_ENV, "OMP_NUM_THREADS", "3")  # the runner's pins change
-    fresh = toy.catalog().view("page/a", "cpu")  # same code, new environment: another run
-    assert fresh.state == "stale" and fresh.reason == "the snippet's environment or the runner's pins changed"
+    standing = toy.catalog().standing("page/a", "cpu")  # same code, new environment: another run
+    assert standing.state == "stale" and standing.reason == "the snippet's environment or the runner's pins changed"
 
 
 def test_a_record_from_another_torch_is_stale_for_this_machine(toy):
     toy.add("page/a", "print(1)\n")
     record = toy.run()[0].executed[0]
     layout = toy.layout
-    assert catalog_mod.Catalog(layout, torch="9.9.9").view("page/a", "cpu").state == "current"  # never imported it
+    assert catalog_mod.Catalog(layout, torch="9.9.9").standing("page/a", "cpu").state == "current"  # never imported it
     record.provenance["torch"] = "2.13.0"
     records.save(layout, record)
-    assert catalog_mod.Catalog(layout, torch="2.13.0").view("page/a", "cpu").state == "current"
-    assert catalog_mod.Catalog(layout, torch="9.9.9").view("page/a", "cpu").reason == (
+    assert catalog_mod.Catalog(layout, torch="2.13.0").standing("page/a", "cpu").state == "current"
+    assert catalog_mod.Catalog(layout, torch="9.9.9").standing("page/a", "cpu").reason == (
         "recorded with torch 2.13.0, this machine has 9.9.9")
 
 
@@ -208,8 +208,8 @@ def test_a_corrupt_record_is_named_and_replaced_out_loud(toy):
     toy.run()
     path = records.record_path(toy.layout, "page/a", "cpu")
     path.write_text('{"schema": 2, "snippet": "page/a"')
-    fresh = toy.catalog().view("page/a", "cpu")
-    assert fresh.state == "corrupt" and fresh.reason.startswith("records/page/a.cpu.json: not valid JSON")
+    standing = toy.catalog().standing("page/a", "cpu")
+    assert standing.state == "corrupt" and standing.reason.startswith("records/page/a.cpu.json: not valid JSON")
     stream = io.StringIO()
     outcome, _ = toy.run(stream=stream)
     assert [r.snippet for r in outcome.executed] == ["page/a"]
@@ -299,7 +299,7 @@ def test_a_run_sees_only_its_declared_dependencies(toy):
     assert by_id["page/uses"].status == "ok" and by_id["page/uses"].stdout == "600\n"
     assert by_id["page/forgot"].error == "raised ModuleNotFoundError: No module named 'helper'"
     (helper / "weights.txt").write_text("a new file in the folder")
-    assert toy.catalog().view("page/uses", "cpu").state == "stale"
+    assert toy.catalog().standing("page/uses", "cpu").state == "stale"
 
 
 def test_writing_through_file_changes_a_private_copy_and_an_absolute_path_is_caught(toy):

@@ -32,7 +32,7 @@ def config_for(toy) -> Config:
 )
 def test_a_bad_header_stops_the_build_with_one_message(toy, monkeypatch, execute, header, message):
     monkeypatch.setenv("PHASE25_EXECUTE", execute)
-    monkeypatch.setattr(site, "_BUILD", None)
+    monkeypatch.setattr(site, "_CURRENT", None)
     path = toy.root / "snippets/page/bad.py"
     path.parent.mkdir(parents=True)
     path.write_text(f"# /// snippet\n# {header}\n# ///\nprint(1)\n")
@@ -44,7 +44,7 @@ def test_a_bad_header_stops_the_build_with_one_message(toy, monkeypatch, execute
 
 def test_a_malformed_directive_names_the_page_and_its_line_in_the_source_file(toy, monkeypatch):
     monkeypatch.setenv("PHASE25_EXECUTE", "0")
-    monkeypatch.setattr(site, "_BUILD", None)
+    monkeypatch.setattr(site, "_CURRENT", None)
     toy.add("page/a", "print(1)\n")
     config = config_for(toy)
     site.on_pre_build(config)

@@ -22,7 +22,7 @@ VERDICTS = ("current", "failed", "timeout", "stale", "missing", "corrupt")
 
 
 @dataclass(frozen=True)
-class Freshness:
+class Standing:
     """Why a record can or cannot be shown."""
 
     state: str  # "current" | "missing" | "stale" | "corrupt"
@@ -35,6 +35,10 @@ class Freshness:
         if self.state == "current" and self.record is not None and self.record.status != "ok":
             return self.record.status
         return self.state
+
+    def why(self) -> str:
+        """The reason a record cannot be shown, or how its run failed."""
+        return self.reason or (self.record.error if self.record else None) or ""
 
     def is_problem(self, device: str) -> bool:
         """Anything but a usable record; a CUDA record not captured yet is a gap, not a problem."""
@@ -49,18 +53,18 @@ def installed_torch() -> str | None:
         return None
 
 
-def judge(snippet: Snippet, device: str, digest: str, record: Record | None, torch: str | None) -> Freshness:
+def standing_of(snippet: Snippet, device: str, digest: str, record: Record | None, torch: str | None) -> Standing:
     """Compare a record with the snippet as it is now; CUDA records are judged on source and environment."""
     if record is None:
-        return Freshness("missing", "no record")
+        return Standing("missing", "no record")
     if record.source_sha256 != digest:
-        return Freshness("stale", "the snippet (or a declared dependency) changed since it was recorded", record)
+        return Standing("stale", "the snippet (or a declared dependency) changed since it was recorded", record)
     if record.env_key != environment.env_key(snippet, device):
-        return Freshness("stale", "the snippet's environment or the runner's pins changed", record)
+        return Standing("stale", "the snippet's environment or the runner's pins changed", record)
     recorded = record.provenance.get("torch")
     if device == "cpu" and torch and recorded and recorded != torch:
-        return Freshness("stale", f"recorded with torch {recorded}, this machine has {torch}", record)
-    return Freshness("current", "", record)
+        return Standing("stale", f"recorded with torch {recorded}, this machine has {torch}", record)
+    return Standing("current", "", record)
 
 
 class Catalog:
@@ -71,37 +75,37 @@ class Catalog:
         self.torch = torch
         self.snippets: dict[str, Snippet] = {s.id: s for s in discover(layout)}
         self.digests = {sid: source_sha256(s, layout) for sid, s in self.snippets.items()}
-        self.views: dict[tuple[str, str], Freshness] = {}
+        self.standings: dict[tuple[str, str], Standing] = {}
         for snippet in self.snippets.values():
             for device in snippet.header.devices:
-                self.views[(snippet.id, device)] = self._read(snippet, device)
+                self.standings[(snippet.id, device)] = self._read(snippet, device)
 
     @classmethod
     def here(cls, layout: Layout) -> Catalog:
         """The catalog as this machine judges it (its installed torch)."""
         return cls(layout, installed_torch())
 
-    def _read(self, snippet: Snippet, device: str) -> Freshness:
+    def _read(self, snippet: Snippet, device: str) -> Standing:
         try:
             record = records.load(self.layout, snippet.id, device)
         except RecordError as exc:
-            return Freshness("corrupt", str(exc))
-        return judge(snippet, device, self.digests[snippet.id], record, self.torch)
+            return Standing("corrupt", str(exc))
+        return standing_of(snippet, device, self.digests[snippet.id], record, self.torch)
 
-    def view(self, snippet_id: str, device: str) -> Freshness:
-        return self.views[(snippet_id, device)]
+    def standing(self, snippet_id: str, device: str) -> Standing:
+        return self.standings[(snippet_id, device)]
 
     def update(self, record: Record) -> None:
         """Take a record the runner just wrote, without reading the disk again."""
         snippet = self.snippets[record.snippet]
-        self.views[(record.snippet, record.device)] = judge(
+        self.standings[(record.snippet, record.device)] = standing_of(
             snippet, record.device, self.digests[record.snippet], record, self.torch
         )
 
     def problems(self) -> list[str]:
         """Every record a strict build refuses, wherever it is shown (or not shown)."""
         return [
-            f"snippets/{sid}.py ({device}): {fresh.verdict}: {fresh.reason or (fresh.record and fresh.record.error)}"
-            for (sid, device), fresh in sorted(self.views.items())
-            if fresh.is_problem(device)
+            f"snippets/{sid}.py ({device}): {standing.verdict}: {standing.why()}"
+            for (sid, device), standing in sorted(self.standings.items())
+            if standing.is_problem(device)
         ]

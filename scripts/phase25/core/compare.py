@@ -82,7 +82,7 @@ def same_output(a: Record, b: Record, volatile: tuple[str, ...] = ()) -> bool:
 
 # "torch/_dynamo/output_graph.py:1135", "LinearAlgebra.cpp:204", 'File "...", line 979' -- not in snippets/.
 _LINE_NUMBER = re.compile(r'(?<![\w./<>-])(?P<path>[\w./<>-]+\.(?:py|cpp|h|cu|cc))(?P<sep>", line |:)\d+')
-_BUILD = re.compile(r"CUDA|cuda|NVIDIA|\bgpu\w*", re.IGNORECASE)
+_CUDA_LINE = re.compile(r"CUDA|cuda|NVIDIA|\bgpu\w*", re.IGNORECASE)
 
 
 def _masked(match: re.Match[str]) -> str:
@@ -103,7 +103,7 @@ def _mask(output: dict, drop_build: bool, volatile: tuple[str, ...] = ()) -> lis
             lines.append(f"== {name}")
             lines += [_LINE_NUMBER.sub(_masked, line) for line in body.split("\n")]
     if drop_build:
-        lines = [line for line in lines if not _BUILD.search(line)]
+        lines = [line for line in lines if not _CUDA_LINE.search(line)]
     return lines
 
 

@@ -77,7 +77,7 @@ def check(args: argparse.Namespace, layout: Layout) -> int:
         todo, _ = plan.jobs(scratch_catalog, ["cpu"], select=args.snippets, force=True, shard=args.shard)
         outcome = _execute(scratch_catalog, todo, args, estimates=committed)
         for rerun in outcome.executed:
-            view = committed.view(rerun.snippet, "cpu")
+            view = committed.standing(rerun.snippet, "cpu")
             volatile = committed.snippets[rerun.snippet].header.volatile
             diff = compare.mismatch(view.record, rerun, volatile) if view.state != "corrupt" else view.reason
             if diff:
@@ -94,15 +94,15 @@ def report(args: argparse.Namespace, layout: Layout) -> int:
     catalog = Catalog.here(layout)
     width = max((len(s) for s in catalog.snippets), default=10)
     print(f"{'snippet':<{width}}  device  state     wall_s  torch     date")
-    for (sid, device), view in sorted(catalog.views.items()):
+    for (sid, device), view in sorted(catalog.standings.items()):
         rec = view.record
         wall, torch, date = ((rec.run["wall_s"], rec.provenance.get("torch", ""), rec.run["date"]) if rec
                              else ("", "", ""))
         print(f"{sid:<{width}}  {device:<6}  {view.verdict:<8}  {wall!s:>6}  {torch!s:<8}  {date}")
     problems = catalog.problems()
-    missing_cuda = sum(1 for (_, d), v in catalog.views.items() if d == "cuda" and v.verdict == "missing")
+    missing_cuda = sum(1 for (_, d), v in catalog.standings.items() if d == "cuda" and v.verdict == "missing")
     for problem in problems:
         print(f"problem: {problem}", file=sys.stderr)
-    print(f"\n{len(catalog.views)} runs; {missing_cuda} CUDA records not captured yet; {len(problems)} problems",
+    print(f"\n{len(catalog.standings)} runs; {missing_cuda} CUDA records not captured yet; {len(problems)} problems",
           file=sys.stderr)
     return 1 if problems else 0

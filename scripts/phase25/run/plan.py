@@ -58,8 +58,8 @@ def jobs(catalog: Catalog, devices: Iterable[str], *, select: Iterable[str] = ()
                 continue
             if device not in snippet.header.devices or not in_shard(job, shard):
                 continue
-            fresh = catalog.view(snippet.id, device)
-            (current if fresh.state == "current" and not force else todo).append(job)
+            standing = catalog.standing(snippet.id, device)
+            (current if standing.state == "current" and not force else todo).append(job)
     return todo, current
 
 
@@ -70,8 +70,8 @@ def longest_first(jobs: list[Job], estimates: Catalog | None) -> list[Job]:
     """
 
     def estimate(job: Job) -> float:
-        fresh = estimates.views.get((job.snippet.id, job.device)) if estimates else None
-        return float(fresh.record.run["wall_s"]) if fresh and fresh.record else float("inf")
+        standing = estimates.standings.get((job.snippet.id, job.device)) if estimates else None
+        return float(standing.record.run["wall_s"]) if standing and standing.record else float("inf")
 
     return sorted(jobs, key=lambda job: (-estimate(job), job.key))
 

@@ -101,7 +101,7 @@ class _Pool:
 
     def keep(self, job: Job, record: Record) -> None:
         """Save a finished run's record, saying so when it replaces a corrupt one or when the checkout moved."""
-        previous = self.catalog.view(job.snippet.id, job.device)
+        previous = self.catalog.standing(job.snippet.id, job.device)
         if previous.state == "corrupt":
             self.progress.say(f"replacing the corrupt record of {job.key}: {previous.reason}")
         suspects = sorted({job.key, *self.progress.running})

@@ -50,7 +50,7 @@ class Build:
     bundles: dict[str, bytes] = field(default_factory=dict)  # notebook src_uri -> its download
 
 
-_BUILD: Build | None = None
+_CURRENT: Build | None = None
 
 
 def _fail(message: str):
@@ -74,9 +74,9 @@ def _execute(catalog: Catalog) -> None:
 
 
 def on_pre_build(config) -> None:
-    global _BUILD  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
+    global _CURRENT  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
     workarounds.keep_notebook_cache(config)
-    if _BUILD is not None and _BUILD.config is config:
+    if _CURRENT is not None and _CURRENT.config is config:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent)
     local = os.environ.get("PHASE25_EXECUTE") == "1"
@@ -99,8 +99,8 @@ def on_pre_build(config) -> None:
         log.warning("record: %s", problem)
     for issue in translations.outdated(docs):
         log.info("translation outdated: %s", issue)
-    _BUILD = Build(config, catalog, Highlighter(layout.root / ".cache" / "phase25" / "highlight"))
-    _BUILD.downloads = {lab.notebook.relative_to(docs).as_posix(): lab for lab in labs.find(docs)}
+    _CURRENT = Build(config, catalog, Highlighter(layout.root / ".cache" / "phase25" / "highlight"))
+    _CURRENT.downloads = {lab.notebook.relative_to(docs).as_posix(): lab for lab in labs.find(docs)}
 
 
 @event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
@@ -123,22 +123,22 @@ def _front_matter_lines(page) -> int:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    assert _BUILD is not None
+    assert _CURRENT is not None
     where = f"docs/{page.file.src_uri}"
-    view = Page(_lang(page), where, _BUILD.catalog, _BUILD.highlighter, "../" * page.url.count("/"))
+    view = Page(_lang(page), where, _CURRENT.catalog, _CURRENT.highlighter, "../" * page.url.count("/"))
     try:
         prepared = assemble.prepare(markdown, view)
     except SourceError as exc:
         offset = _front_matter_lines(page)
         raise _fail(f"{where}:{(exc.line or 0) + offset}: {exc.message}") from None
     shown = {arg for arg in re.findall(r"^[ \t]*::: snippet[ \t]+(\S+)", markdown, re.MULTILINE)}
-    _BUILD.prepared[page.file.src_uri] = (prepared, shown, _front_matter_lines(page))
+    _CURRENT.prepared[page.file.src_uri] = (prepared, shown, _front_matter_lines(page))
     return prepared.markdown
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    assert _BUILD is not None
-    prepared, shown, offset = _BUILD.prepared.pop(page.file.src_uri)
+    assert _CURRENT is not None
+    prepared, shown, offset = _CURRENT.prepared.pop(page.file.src_uri)
     html, late = assemble.finish(html, prepared, shown)
     for problem in sorted(prepared.problems + late, key=lambda p: p.line):
         line = f":{problem.line + offset}" if problem.line else ""
@@ -165,16 +165,16 @@ def _translation_notice(page, config) -> str:
 
 
 def _bundle(src_uri: str) -> bytes:
-    assert _BUILD is not None
-    if src_uri not in _BUILD.bundles:
-        _BUILD.bundles[src_uri] = labs.bundle(_BUILD.downloads[src_uri], _BUILD.catalog)
-    return _BUILD.bundles[src_uri]
+    assert _CURRENT is not None
+    if src_uri not in _CURRENT.bundles:
+        _CURRENT.bundles[src_uri] = labs.bundle(_CURRENT.downloads[src_uri], _CURRENT.catalog)
+    return _CURRENT.bundles[src_uri]
 
 
 def _lab_download(output: str, page) -> str:
     """A lab page offers its download (written by on_post_build) right under its title."""
-    assert _BUILD is not None
-    lab = _BUILD.downloads.get(page.file.src_uri)
+    assert _CURRENT is not None
+    lab = _CURRENT.downloads.get(page.file.src_uri)
     if lab is None:
         return output
     lang = _lang(page)
@@ -202,36 +202,36 @@ def on_post_template(output: str, template_name: str, config) -> str:
     if template_name != "404.html":
         return output
     output = workarounds.accessible(workarounds.not_found_page(output, config.site_url), strings.DEFAULT)
-    if _BUILD is not None and config.theme.get("language") == strings.DEFAULT:
-        _BUILD.not_found = output
+    if _CURRENT is not None and config.theme.get("language") == strings.DEFAULT:
+        _CURRENT.not_found = output
     return output
 
 
 @event_priority(-200)  # after static-i18n has built every language and merged the search index
 def on_post_build(config) -> None:
     site = Path(config.site_dir)
-    if _BUILD is not None:
-        for fresh in _BUILD.catalog.views.values():
-            if fresh.state == "current" and fresh.record is not None:
-                files = {published_url(fresh.record, n): c for n, c in fresh.record.published.items()}
-                for path, content in {**files, **outside_files(fresh.record)}.items():
+    if _CURRENT is not None:
+        for standing in _CURRENT.catalog.standings.values():
+            if standing.state == "current" and standing.record is not None:
+                files = {published_url(standing.record, n): c for n, c in standing.record.published.items()}
+                for path, content in {**files, **outside_files(standing.record)}.items():
                     target = site / path
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_text(content, encoding="utf-8")
     workarounds.split_search_index(site)
     notebooks = []
-    if _BUILD is not None:
-        for src_uri in sorted(_BUILD.downloads):
+    if _CURRENT is not None:
+        for src_uri in sorted(_CURRENT.downloads):
             lang, rel = src_uri.split("/", 1)
             if lang == strings.DEFAULT:
                 path = Path(rel).with_suffix("").as_posix() + "/"
                 notebooks.append({code: (path if code == strings.DEFAULT else f"{code}/{path}")
-                                  for code in strings.LANGUAGES if f"{code}/{rel}" in _BUILD.downloads})
+                                  for code in strings.LANGUAGES if f"{code}/{rel}" in _CURRENT.downloads})
     workarounds.sitemap_per_language(site, config.site_url, notebooks)
-    if _BUILD is not None and _BUILD.not_found:
-        (site / "404.html").write_text(_BUILD.not_found, encoding="utf-8")
-    if _BUILD is not None:
-        for src_uri, lab in _BUILD.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
+    if _CURRENT is not None and _CURRENT.not_found:
+        (site / "404.html").write_text(_CURRENT.not_found, encoding="utf-8")
+    if _CURRENT is not None:
+        for src_uri, lab in _CURRENT.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
             folder = site / Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
             folder.mkdir(parents=True, exist_ok=True)
             (folder / labs.download_name(lab)).write_bytes(_bundle(src_uri))

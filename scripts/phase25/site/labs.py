@@ -72,12 +72,12 @@ def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
     code = cells.split_code(snippet.code)
     if cell_id not in code:
         raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
-    fresh = catalog.view(snippet_id, "cpu")
-    if fresh.state != "current" or fresh.record is None or fresh.record.status != "ok":
-        raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {fresh.state} "
-                       f"({fresh.reason or (fresh.record and fresh.record.error)}); run `make records`")
+    standing = catalog.standing(snippet_id, "cpu")
+    if standing.state != "current" or standing.record is None or standing.record.status != "ok":
+        raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {standing.state} "
+                       f"({standing.reason or (standing.record and standing.record.error)}); run `make records`")
     outputs = []
-    for name, stream in (("stdout", fresh.record.stdout), ("stderr", fresh.record.stderr)):
+    for name, stream in (("stdout", standing.record.stdout), ("stderr", standing.record.stderr)):
         printed = cells.split_output(stream).get(cell_id, "")
         if printed.strip():
             outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
@@ -106,7 +106,7 @@ def build(lab: Lab, catalog: Catalog) -> dict:
             used.add(snippet_id)
             notebook.append(cell)
     for snippet_id in sorted(used):
-        line = provenance_line(catalog.view(snippet_id, "cpu").record, lab.lang)
+        line = provenance_line(catalog.standing(snippet_id, "cpu").record, lab.lang)
         notebook.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
     count = 0
     for index, cell in enumerate(notebook):  # nbformat 4.5 wants stable cell ids; code cells count up

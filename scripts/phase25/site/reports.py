@@ -20,11 +20,11 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
     """Every (snippet, device): its state, wall time, torch, where and when it ran."""
     lang, catalog = page.lang, page.catalog
     rows, tally = [], {"ok": 0, "missing": 0, "bad": 0}
-    for (snippet_id, device), fresh in sorted(catalog.views.items()):
-        verdict = fresh.verdict
+    for (snippet_id, device), standing in sorted(catalog.standings.items()):
+        verdict = standing.verdict
         assert verdict in VERDICTS
-        tally["ok" if verdict == "current" else "bad" if fresh.is_problem(device) else "missing"] += 1
-        rec = fresh.record
+        tally["ok" if verdict == "current" else "bad" if standing.is_problem(device) else "missing"] += 1
+        rec = standing.record
         cells = [
             f"<code>{escape(snippet_id)}</code>",
             escape(DEVICE_LABELS[device]),
@@ -35,7 +35,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
             escape(str(rec.run.get("date", "—"))) if rec else "—",
         ]
         rows.append(f'<tr class="report-{verdict}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    summary = text(lang, "report_summary", total=len(catalog.views), snippets=len(catalog.snippets), **tally)
+    summary = text(lang, "report_summary", total=len(catalog.standings), snippets=len(catalog.snippets), **tally)
     heads = [text(lang, k) for k in ("report_snippet", "report_device", "report_status", "report_wall",
                                      "report_torch", "report_where", "report_date")]
     return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + _table("execution-report", heads, rows))

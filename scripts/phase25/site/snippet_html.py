@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.catalog import Freshness
+from ..core.catalog import Standing
 from ..core.records import Record
 from ..run import capture
 from .directives import Directive
@@ -85,23 +85,23 @@ def record_body(record: Record, page: Page) -> str:
     return "".join(pieces)
 
 
-def device_panel(snippet_id: str, device: str, fresh: Freshness, page: Page, line: int) -> Rendered:
+def device_panel(snippet_id: str, device: str, standing: Standing, page: Page, line: int) -> Rendered:
     """One device tab: the output, or why there is none; and the notes tied to it."""
     lang = page.lang
     notes = page.bodies.get(("note", snippet_id, device), [])
     pending = page.bodies.get(("pending", snippet_id, device), [])
     problems: list[Problem] = []
-    usable = fresh.state == "current" and fresh.record is not None and fresh.record.status == "ok"
+    usable = standing.state == "current" and standing.record is not None and standing.record.status == "ok"
     if notes and not usable:
         problems.append(Problem(line, f"snippet {snippet_id} ({device}): a note describes an output that is "
-                                      f"{fresh.verdict}; keep it as '::: pending' until the record is current"))
-    if pending and fresh.state != "missing":
+                                      f"{standing.verdict}; keep it as '::: pending' until the record is current"))
+    if pending and standing.state != "missing":
         problems.append(Problem(line, f"snippet {snippet_id} ({device}): the record exists now; replace the "
                                       "'::: pending' text with a '::: note' that says what the output shows"))
-    if fresh.state == "corrupt":
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): record cannot be read: {fresh.reason}"))
-        return Rendered(admonition("failure", text(lang, "corrupt_title"), escape(fresh.reason)), problems)
-    if fresh.state == "missing":
+    if standing.state == "corrupt":
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): record cannot be read: {standing.reason}"))
+        return Rendered(admonition("failure", text(lang, "corrupt_title"), escape(standing.reason)), problems)
+    if standing.state == "missing":
         slots = "".join(body_slot(n) for n in pending)
         if device == "cuda":
             note = admonition("info", text(lang, "not_captured_title"), inline_code(text(lang, "not_captured")))
@@ -109,12 +109,12 @@ def device_panel(snippet_id: str, device: str, fresh: Freshness, page: Page, lin
         problems.append(Problem(line, f"snippet {snippet_id} ({device}): no record (run `make records`)"))
         return Rendered(admonition("failure", text(lang, "missing_title"),
                                    inline_code(text(lang, "missing", device=DEVICE_LABELS[device]))), problems)
-    record = fresh.record
+    record = standing.record
     assert record is not None
     banner = ""
-    if fresh.state == "stale":
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): stale record: {fresh.reason}"))
-        banner = admonition("warning", text(lang, "stale_title"), escape(text(lang, "stale", reason=fresh.reason)))
+    if standing.state == "stale":
+        problems.append(Problem(line, f"snippet {snippet_id} ({device}): stale record: {standing.reason}"))
+        banner = admonition("warning", text(lang, "stale_title"), escape(text(lang, "stale", reason=standing.reason)))
     if record.status != "ok":
         problems.append(Problem(line, f"snippet {snippet_id} ({device}): the recorded run {record.status}: "
                                       f"{record.error}"))
@@ -132,7 +132,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
                         [Problem(directive.line, f"no snippet {snippet_id!r} (expected snippets/<page>/<name>.py)")])
     page.count += 1
     name = f"__snippet_{page.count}"
-    panels = [device_panel(snippet_id, d, page.catalog.view(snippet_id, d), page, directive.line)
+    panels = [device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
               for d in snippet.header.devices]
     labels = [DEVICE_LABELS[d] for d in snippet.header.devices]
     inputs = "".join(f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
@@ -158,9 +158,9 @@ def render_body_anchor(directive: Directive, page: Page) -> Rendered:
         return Rendered("", [Problem(directive.line, f"'::: {directive.kind} {snippet_id} {device}': no such "
                                                       "(snippet, device)")])
     problems = []
-    fresh = page.catalog.view(snippet_id, device)
-    if directive.kind == "note" and fresh.record is not None:
-        shown = "\n".join([fresh.record.stdout, fresh.record.stderr, *fresh.record.artifacts.values()])
+    standing = page.catalog.standing(snippet_id, device)
+    if directive.kind == "note" and standing.record is not None:
+        shown = "\n".join([standing.record.stdout, standing.record.stderr, *standing.record.artifacts.values()])
         for quoted in CODE_SPAN.findall(directive.body):
             if quoted not in shown:
                 problems.append(Problem(directive.line, f"the note on {snippet_id} ({device}) quotes `{quoted}`, "

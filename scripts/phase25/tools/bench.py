@@ -60,7 +60,7 @@ def make_plain_copy(target: Path) -> Path:
                 snippet = catalog.snippets[directive.arg or ""]
                 blocks = ["```python\n" + snippet.code.rstrip() + "\n```\n"]
                 for device in snippet.header.devices:
-                    record = catalog.view(snippet.id, device).record
+                    record = catalog.standing(snippet.id, device).record
                     if record:
                         blocks.append(_fence(record.stdout + record.stderr))
                 replacement = "\n".join(blocks)

@@ -50,7 +50,7 @@ def latest(root: Path, version: str | None) -> str:
     return f"version={target}\nnewer={'true' if newer else 'false'}"
 
 
-def environment(root: Path, version: str) -> Path:
+def scratch_python(root: Path, version: str) -> Path:
     """A scratch virtual environment with torch ``version`` and the snippets' other pins."""
     venv = root / ".cache" / "phase25" / f"torch-{version}"
     python = venv / "bin" / "python"
@@ -63,7 +63,7 @@ def environment(root: Path, version: str) -> Path:
 
 def measure(root: Path, version: str, jobs: int) -> str:
     """Run every CPU snippet under torch ``version``; write the report and its pages; return its name."""
-    python = environment(root, version)
+    python = scratch_python(root, version)
     scratch = root / ".cache" / "phase25" / f"records-{version}"
     catalog = Catalog(Layout(root, root / "snippets", scratch))
     todo, _ = plan.jobs(catalog, ["cpu"], force=True)
