@@ -31,16 +31,10 @@ def test_every_step_is_a_make_target(workflow):
         assert target and target.group(1) in TARGETS, f"{workflow.name}: `{command}` is not a make target"
 
 
-def test_the_test_job_runs_what_ci_runs_and_the_capture_job_fails_without_a_gpu():
-    from phase25.run.cuda_probe import cuda_available
-
-    if cuda_available("python3"):
-        pytest.skip("this machine has a GPU: the capture would run")
+def test_the_test_job_runs_what_ci_runs():
+    """(The capture job's script is run on a Python with torch only in test_layers.py.)"""
     assert "run: make test" in (REPO / ".github/workflows/test.yml").read_text()
     assert (REPO / ".ci/run").read_text().rstrip().endswith("make test")
-    result = subprocess.run(["bash", str(REPO / "scripts/capture_gpu.sh"), "/dev/null"], capture_output=True,
-                            text=True, check=False, timeout=300)
-    assert result.returncode == 2 and "--require-device cuda, but torch sees no CUDA device" in result.stderr
 
 
 def test_dependabot_keeps_torch_for_the_upgrade_workflow():

@@ -1,0 +1,164 @@
+"""The package's layers, as a test: which folder may import which, and the run path on a machine with torch only.
+
+core/ imports nothing of the package outside itself; run/ imports core/; site/ imports core/ and run/;
+tools/ may import them all, and nothing imports tools/. core/ and run/ import the standard library only
+at module level (run/ may import torch inside a function: the snippet's process has it). The command line
+imports core/ and run/ and finds every other command in its table, when that command runs.
+
+The second half runs the GPU machine's case here: an interpreter with torch (and what torch itself needs)
+and nothing else runs ``python -m phase25 run``, packs an archive, and ``scripts/capture_gpu.sh`` says
+plainly that there is no CUDA device instead of ending in a traceback.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+import tarfile
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+PACKAGE = REPO / "scripts" / "phase25"
+FOLDERS = ("core", "run", "site", "tools")
+MAY_IMPORT = {"core": {"core"}, "run": {"core", "run"}, "site": {"core", "run", "site"},
+              "tools": {"core", "run", "site", "tools"}, "": {"", "core", "run"}}
+STDLIB_ONLY = ("core", "run", "")  # at module level: what the GPU machine's bare Python must import
+LATE_THIRD_PARTY = {"run": {"torch", "triton"}}  # imported inside functions, in the snippet's process
+
+
+def folder_of(path: Path) -> str:
+    rel = path.relative_to(PACKAGE).parts
+    return rel[0] if len(rel) > 1 else ""
+
+
+def imports(path: Path) -> list[tuple[str, bool]]:
+    """(absolute module name, imported at module level) for every import of a module of the package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = ["phase25", *path.relative_to(PACKAGE).parts[:-1]]
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top_level) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                name = ".".join([*base, node.module] if node.module else base)
+                found += [(f"{name}.{a.name}" if not node.module else name, id(node) in top_level) for a in node.names]
+            else:
+                found.append((node.module or "", id(node) in top_level))
+    return found
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=[m.relative_to(PACKAGE).as_posix() for m in MODULES])
+def test_each_folder_imports_only_the_folders_below_it(module):
+    mine = folder_of(module)
+    for name, _ in imports(module):
+        parts = name.split(".")
+        if parts[0] != "phase25" or len(parts) < 2:
+            continue
+        theirs = parts[1] if parts[1] in FOLDERS else ""
+        assert theirs in MAY_IMPORT[mine], f"{module.relative_to(REPO)} ({mine or 'top'}) imports {name}"
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if folder_of(m) in STDLIB_ONLY],
+                         ids=lambda m: m.relative_to(PACKAGE).as_posix())
+def test_the_run_path_imports_the_standard_library_only(module):
+    allowed = set(sys.stdlib_module_names) | {"phase25", "__future__"}
+    for name, at_module_level in imports(module):
+        top = name.split(".")[0]
+        late = LATE_THIRD_PARTY.get(folder_of(module), set())
+        assert top in allowed or (not at_module_level and top in late), f"{module.relative_to(REPO)} imports {name}"
+
+
+def test_the_command_line_finds_site_and_tool_commands_only_when_they_run():
+    from phase25 import cli
+
+    for name, target in cli.COMMANDS.items():
+        folder = target.split(".")[0]
+        assert folder in FOLDERS, name
+    assert {t.split(".")[0] for n, t in cli.COMMANDS.items() if n in ("run", "update", "check", "report")} == {"run"}
+
+
+def _torch_only(target: Path) -> Path:
+    """A virtual environment whose site-packages holds torch and its own requirements, nothing else."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True)
+    [site] = list(target.glob("lib/python*/site-packages"))
+    wanted, todo = set(), ["torch"]
+    while todo:
+        dist = metadata.distribution(todo.pop())
+        name = dist.metadata["Name"].lower().replace("-", "_")
+        if name in wanted:
+            continue
+        wanted.add(name)
+        for requirement in dist.requires or []:
+            if "extra ==" not in requirement:
+                todo.append(requirement.split(";")[0].split(">")[0].split("=")[0].split("<")[0].strip())
+        tops = {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}
+        for top in tops:
+            source = Path(dist.locate_file(top))
+            if source.exists() and not (site / top).exists():
+                (site / top).symlink_to(source)
+    return target / "bin" / "python"
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory) -> Path:
+    return _torch_only(tmp_path_factory.mktemp("bare") / "venv")
+
+
+def _bare_env(bare: Path) -> dict[str, str]:
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PHASE25_"))}
+    return {**keep, "PATH": f"{bare.parent}{os.pathsep}{keep.get('PATH', '')}", "PYTHONPATH": str(REPO / "scripts")}
+
+
+def test_the_bare_interpreter_has_torch_and_nothing_of_the_site(bare_python):
+    probe = ("import importlib.util as u, torch; print(torch.__version__.split('+')[0], "
+             "[m for m in ('pygments', 'mkdocs', 'markdown', 'yaml', 'nbformat', 'playwright', 'numpy') "
+             "if u.find_spec(m)])")
+    result = subprocess.run([str(bare_python), "-c", probe], capture_output=True, text=True, check=False,
+                            env=_bare_env(bare_python))
+    assert result.returncode == 0 and result.stdout.split(" ", 1)[1].strip() == "[]", result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_a_snippet_runs_through_the_command_line_on_a_python_with_torch_only(bare_python, toy, tmp_path):
+    toy.add("page/a", "import torch\nprint('sum:', torch.ones(3).sum().item())\n", devices='["cpu", "cuda"]')
+    toy.add("page/b", "print('no torch needed')\n")
+    archive = tmp_path / "records.tar.gz"
+    command = [str(bare_python), "-m", "phase25", "--root", str(toy.root), "run", "--device", "all", "-j2",
+               "--archive", str(archive)]
+    result = subprocess.run(command, capture_output=True, text=True, env=_bare_env(bare_python), timeout=300,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and "no CUDA device here" in result.stderr
+    with tarfile.open(archive) as packed:  # the devices that ran: no CUDA record is made, none is faked
+        assert sorted(packed.getnames()) == ["records/page/a.cpu.json", "records/page/b.cpu.json"]
+    from phase25.core import records
+
+    assert records.load(toy.layout, "page/a", "cpu").stdout == "sum: 3.0\n"
+    report = subprocess.run([str(bare_python), "-m", "phase25", "--root", str(toy.root), "report"],
+                            capture_output=True, text=True, env=_bare_env(bare_python), timeout=120, check=False)
+    assert report.returncode == 0 and "1 CUDA records not captured yet" in report.stderr, report.stderr
+
+
+def test_the_gpu_capture_script_fails_plainly_without_a_gpu_on_a_python_with_torch_only(bare_python, tmp_path):
+    script = textwrap.dedent(f"""\
+        set -e
+        test "$(command -v python3)" = {bare_python.parent / "python3"}
+        bash {REPO / "scripts/capture_gpu.sh"} {tmp_path / "out.tar.gz"}
+    """)
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300, check=False,
+                            env=_bare_env(bare_python))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "--require-device cuda, but torch sees no CUDA device" in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "out.tar.gz").exists()
