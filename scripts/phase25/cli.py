@@ -24,6 +24,7 @@ import importlib
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .core.errors import Interrupted, SourceError
@@ -98,10 +99,12 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def command(name: str):
+def command(name: str) -> Callable[[argparse.Namespace, Layout], int]:
     """The function of a command, imported from its concern's module."""
     module, _, function = COMMANDS[name].partition(":")
-    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    found: Callable[[argparse.Namespace, Layout], int] = getattr(
+        importlib.import_module(f"{__package__}.{module}"), function)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from . import compare, records
 from .paths import Layout
@@ -23,17 +24,17 @@ def _diff(a: dict | None, b: dict | None) -> str:
     return compare.diff_outputs(a, b, "before", "after")
 
 
-def _label(recs: list[Record]) -> dict:
+def _label(recs: list[Record]) -> dict[str, str | None]:
     def most(key: str, where: str = "provenance") -> str | None:
         found = Counter(getattr(r, where).get(key) for r in recs if getattr(r, where).get(key))
         return found.most_common(1)[0][0] if found else None
 
-    dates = sorted(r.run.get("date") for r in recs if r.run.get("date"))
+    dates = sorted(str(r.run["date"]) for r in recs if r.run.get("date"))
     return {"torch": most("torch"), "build": most("torch_build"), "python": most("python"),
             "date": dates[-1] if dates else None}
 
 
-def between(a: Layout, b: Layout, device: str = "cpu") -> dict:
+def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
     """Every snippet declaring ``device``: unchanged, changed (with a diff and a kind) or on one side only."""
     entries, side_a, side_b = [], [], []
     for snippet in discover(a):
@@ -48,7 +49,7 @@ def between(a: Layout, b: Layout, device: str = "cpu") -> dict:
         volatile = snippet.header.volatile
         entries.append({
             "snippet": snippet.id, "device": device, "state": state, "volatile": list(volatile),
-            "kind": compare.classify(out_a, out_b, volatile) if state == "changed" else None,
+            "kind": compare.classify(out_a, out_b, volatile) if out_a and out_b and state == "changed" else None,
             "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
             "output": {"a": out_a, "b": out_b},
             "diff": _diff(out_a, out_b) if state == "changed" else "",
@@ -56,12 +57,15 @@ def between(a: Layout, b: Layout, device: str = "cpu") -> dict:
     return {"schema": SCHEMA, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
 
 
-def dumps(report: dict) -> str:
+def dumps(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
 
 
-def load(root: Path, name: str) -> dict:
-    return json.loads((root / REPORTS / f"{name}.json").read_text(encoding="utf-8"))
+def load(root: Path, name: str) -> dict[str, Any]:
+    report = json.loads((root / REPORTS / f"{name}.json").read_text(encoding="utf-8"))
+    if not isinstance(report, dict):
+        raise ValueError(f"{REPORTS}/{name}.json is not a drift report")
+    return report
 
 
 def problems(report: dict) -> list[str]:

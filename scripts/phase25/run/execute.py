@@ -50,12 +50,13 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
     base = {k: v for k, v in os.environ.items() if not k.startswith("PHASE25_")}
     shared = {**base, **environment.run_env(snippet, device)}
     warm_env = environment.warm_env(snippet, device, base)
+    scripts = str(run / "tree" / "scripts")
     description = {"snippet": str(run / "tree" / "snippets" / f"{snippet.id}.py"), "result": str(run / "result.json"),
-                   "device": device, "cells": snippet.header.cells, "scripts": str(run / "tree" / "scripts")}
+                   "device": device, "cells": snippet.header.cells, "scripts": scripts}
     env = {
         **shared,
         "PHASE25_RUN": json.dumps(description),
-        "PYTHONPATH": os.pathsep.join((description["scripts"], SCRIPTS)),
+        "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS)),
         "TMPDIR": str(run / "tmp"),
         "TORCHINDUCTOR_CACHE_DIR": str(run / "inductor-cache"),
         "TRITON_CACHE_DIR": str(run / "triton-cache"),

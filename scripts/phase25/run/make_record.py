@@ -81,9 +81,12 @@ def make(snippet: Snippet, device: str, layout: Layout, run: Path, ended: Ended,
     error = result.get("error")
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
+    artifacts: dict[str, str] = {}
+    published: dict[str, str] = {}
+    problems: list[str] = []
+    diagnosis: str | None
     if ended.timed_out:
         status, diagnosis = "timeout", f"killed after {limit:g} s (every process of the run)"
-        artifacts, published, problems = {}, {}, []
     else:
         status, diagnosis = status_of(snippet, ended.status if ended.status is not None else -9, error)
         artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)

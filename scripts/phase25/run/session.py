@@ -126,7 +126,8 @@ class Session:
                     warm.process.kill()
                     warm.process.wait()
         shutil.rmtree(self.root, ignore_errors=True)
-        self.watchdog.stdin.close()
+        if self.watchdog.stdin is not None:
+            self.watchdog.stdin.close()
         self.watchdog.wait()
 
     def run_dir(self, name: str) -> Path:

@@ -62,7 +62,7 @@ def descendants(root: int) -> list[int]:
 
 def reap() -> dict[int, int]:
     """Collect finished children: pid -> exit status as subprocess reports it (-signal when killed)."""
-    ended = {}
+    ended: dict[int, int] = {}
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)

@@ -32,6 +32,8 @@ import socket
 import sys
 from typing import Any, NoReturn
 
+from . import bootstrap, supervise
+
 FLAVOURS = {"torch": ("torch",), "compiler": ("torch", "torch._dynamo", "torch._inductor.compile_fx")}
 
 
@@ -53,8 +55,6 @@ def threads() -> int:
 
 
 def serve(control: socket.socket) -> NoReturn:
-    from . import bootstrap, supervise
-
     while True:
         ready = select.select([control], [], [], 1.0)[0]
         supervise.reap()
@@ -67,12 +67,12 @@ def serve(control: socket.socket) -> NoReturn:
         if os.fork() == 0:
             control.close()
             os.setsid()
-            _run(spec, fds, supervise, bootstrap)
+            _run(spec, fds)
         for fd in fds:
             os.close(fd)
 
 
-def _run(spec: dict[str, Any], fds: list[int], supervise, bootstrap) -> NoReturn:
+def _run(spec: dict[str, Any], fds: list[int]) -> NoReturn:
     """In the forked supervisor: fork the snippet's process and watch it."""
     run_socket, stdout, stderr = fds
     spec["fds"] = {"stdout": stdout, "stderr": stderr}

@@ -14,6 +14,10 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
@@ -26,12 +30,10 @@ from .page import Page
 from .page_source import FRONT_MATTER
 from .published import outside_files, published_url
 
-try:
-    from mkdocs.plugins import event_priority
-except ImportError:  # only MkDocs imports this module; keep it importable for the tests' sake
-
-    def event_priority(priority):  # type: ignore[no-redef]
-        return lambda f: f
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page as MkDocsPage
 
 log = logging.getLogger("mkdocs.plugins.phase25")
 MERMAID = "assets/javascripts/mermaid-11.17.2.min.js"
@@ -41,7 +43,7 @@ MERMAID = "assets/javascripts/mermaid-11.17.2.min.js"
 class Build:
     """What one build knows, shared by all its languages."""
 
-    config: object
+    config: MkDocsConfig
     catalog: Catalog
     highlighter: Highlighter
     prepared: dict[str, tuple[assemble.Prepared, set[str], int]] = field(default_factory=dict)
@@ -53,9 +55,7 @@ class Build:
 _CURRENT: Build | None = None
 
 
-def _fail(message: str):
-    from mkdocs.exceptions import PluginError
-
+def _fail(message: str) -> PluginError:
     return PluginError(message)
 
 
@@ -73,7 +73,7 @@ def _execute(catalog: Catalog) -> None:
         log.warning("snippet %s (cpu) %s: %s", record.snippet, record.status, record.error)
 
 
-def on_pre_build(config) -> None:
+def on_pre_build(config: MkDocsConfig) -> None:
     global _CURRENT  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
     workarounds.keep_notebook_cache(config)
     if _CURRENT is not None and _CURRENT.config is config:
@@ -97,32 +97,32 @@ def on_pre_build(config) -> None:
         log.warning("%s", issue)
     for problem in catalog.problems():
         log.warning("record: %s", problem)
-    for issue in translations.outdated(docs):
-        log.info("translation outdated: %s", issue)
+    for outdated in translations.outdated(docs):
+        log.info("translation outdated: %s", outdated)
     _CURRENT = Build(config, catalog, Highlighter(layout.root / ".cache" / "phase25" / "highlight"))
     _CURRENT.downloads = {lab.notebook.relative_to(docs).as_posix(): lab for lab in labs.find(docs)}
 
 
 @event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
-def on_files(files, config):
+def on_files(files: Files, config: MkDocsConfig) -> Files:
     return workarounds.notebooks_as_pages(files, config)
 
 
-def _lang(page) -> str:
+def _lang(page: MkDocsPage) -> str:
     first = page.file.src_uri.split("/", 1)[0]
     return first if first in strings.LANGUAGES else strings.DEFAULT
 
 
-def _front_matter_lines(page) -> int:
+def _front_matter_lines(page: MkDocsPage) -> int:
     try:
-        raw = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        raw = Path(page.file.abs_src_path or "").read_text(encoding="utf-8")
     except (OSError, TypeError):
         return 0
     match = FRONT_MATTER.match(raw)
     return match.group(0).count("\n") if match else 0
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:
+def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
     assert _CURRENT is not None
     where = f"docs/{page.file.src_uri}"
     view = Page(_lang(page), where, _CURRENT.catalog, _CURRENT.highlighter, "../" * page.url.count("/"))
@@ -136,7 +136,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     return prepared.markdown
 
 
-def on_page_content(html: str, page, config, files) -> str:
+def on_page_content(html: str, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
     assert _CURRENT is not None
     prepared, shown, offset = _CURRENT.prepared.pop(page.file.src_uri)
     html, late = assemble.finish(html, prepared, shown)
@@ -150,7 +150,7 @@ def on_page_content(html: str, page, config, files) -> str:
     return html
 
 
-def _translation_notice(page, config) -> str:
+def _translation_notice(page: MkDocsPage, config: MkDocsConfig) -> str:
     """A notice on an outdated Spanish page, linking to its English original."""
     rel = page.file.src_uri.split("/", 1)[1]
     reason = translations.freshness(Path(config.docs_dir), rel)
@@ -171,7 +171,7 @@ def _bundle(src_uri: str) -> bytes:
     return _CURRENT.bundles[src_uri]
 
 
-def _lab_download(output: str, page) -> str:
+def _lab_download(output: str, page: MkDocsPage) -> str:
     """A lab page offers its download (written by on_post_build) right under its title."""
     assert _CURRENT is not None
     lab = _CURRENT.downloads.get(page.file.src_uri)
@@ -185,7 +185,7 @@ def _lab_download(output: str, page) -> str:
     return re.sub(r"(</h1>)", lambda m: m.group(1) + notice, output, count=1)
 
 
-def on_post_page(output: str, page, config) -> str:
+def on_post_page(output: str, page: MkDocsPage, config: MkDocsConfig) -> str:
     output = _lab_download(output, page)
     output = workarounds.search_base(output, _lang(page))
     output = workarounds.alternates_in_sitemaps_only(output)
@@ -196,7 +196,7 @@ def on_post_page(output: str, page, config) -> str:
     return output
 
 
-def on_post_template(output: str, template_name: str, config) -> str:
+def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
     """The 404 page: static-i18n renders it in every language pass, each overwriting the last; the
     default language's version is kept and written back after the last pass."""
     if template_name != "404.html":
@@ -208,7 +208,7 @@ def on_post_template(output: str, template_name: str, config) -> str:
 
 
 @event_priority(-200)  # after static-i18n has built every language and merged the search index
-def on_post_build(config) -> None:
+def on_post_build(config: MkDocsConfig) -> None:
     site = Path(config.site_dir)
     if _CURRENT is not None:
         for standing in _CURRENT.catalog.standings.values():

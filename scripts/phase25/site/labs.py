@@ -106,7 +106,9 @@ def build(lab: Lab, catalog: Catalog) -> dict:
             used.add(snippet_id)
             notebook.append(cell)
     for snippet_id in sorted(used):
-        line = provenance_line(catalog.standing(snippet_id, "cpu").record, lab.lang)
+        record = catalog.standing(snippet_id, "cpu").record
+        assert record is not None  # code_cell() refused a lab whose record is not current
+        line = provenance_line(record, lab.lang)
         notebook.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
     count = 0
     for index, cell in enumerate(notebook):  # nbformat 4.5 wants stable cell ids; code cells count up

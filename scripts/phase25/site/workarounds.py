@@ -11,12 +11,17 @@ import json
 import re
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from . import strings
 
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
 
-def keep_notebook_cache(config) -> None:
+
+def keep_notebook_cache(config: MkDocsConfig) -> None:
     """mkdocs-jupyter evicts every cached notebook a build did not use, and static-i18n builds one
     language per pass: each pass evicted the other language's notebooks, so the cache never hit.
     Declaring every notebook of every language as used keeps it warm."""
@@ -30,7 +35,7 @@ def keep_notebook_cache(config) -> None:
         plugin._used_cache_paths.add(_get_cache_path(plugin.config["cache_dir"], key))
 
 
-def notebooks_as_pages(files, config):
+def notebooks_as_pages(files: Files, config: MkDocsConfig) -> Files:
     """mkdocs-static-i18n recreates every File as a plain one, so notebooks become static files and
     are published as raw JSON (mkdocs-static-i18n issue #198). Each becomes a page File again, keeping
     the language's output path, and gets its language-switcher alternates (static-i18n links Markdown
@@ -41,6 +46,8 @@ def notebooks_as_pages(files, config):
     from mkdocs.structure.files import File
 
     class NotebookPage(File):
+        alternates: dict[str, SimpleNamespace]
+
         def is_documentation_page(self) -> bool:
             return True
 

@@ -39,7 +39,7 @@ def newest_release() -> str:
     """The newest final torch release on PyPI."""
     with urllib.request.urlopen("https://pypi.org/pypi/torch/json", timeout=60) as response:
         releases = json.load(response)["releases"]
-    finals = [v for v, files in releases.items() if _VERSION.match(v) and files]
+    finals: list[str] = [v for v, files in releases.items() if _VERSION.match(v) and files]
     return max(finals, key=lambda v: tuple(int(p) for p in v.split(".")))
 
 
