@@ -10,5 +10,12 @@ from phase25.site.adapter import (
     on_pre_build,
 )
 
-__all__ = ["on_files", "on_page_content", "on_page_markdown", "on_post_build", "on_post_page", "on_post_template",
-           "on_pre_build"]
+__all__ = [
+    "on_files",
+    "on_page_content",
+    "on_page_markdown",
+    "on_post_build",
+    "on_post_page",
+    "on_post_template",
+    "on_pre_build",
+]

@@ -46,8 +46,16 @@ class ToyProject:
         layout = Layout(self.root, self.layout.snippets, records) if records else self.layout
         return Catalog(layout)
 
-    def run(self, *, workers: int = 1, force: bool = False, devices=("cpu",), records: Path | None = None,
-            warm: bool = False, stream: io.StringIO | None = None):
+    def run(
+        self,
+        *,
+        workers: int = 1,
+        force: bool = False,
+        devices=("cpu",),
+        records: Path | None = None,
+        warm: bool = False,
+        stream: io.StringIO | None = None,
+    ):
         catalog = self.catalog(records)
         todo, current = plan.jobs(catalog, devices, force=force)
         reporter = progress.Progress(len(todo), stream or io.StringIO())
@@ -91,9 +99,14 @@ class BackgroundRuns:
         self.scratch = Path(tempfile.mkdtemp(prefix="phase25-reexecuted-"))
         self.log = (self.scratch / "log.txt").open("w")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "scripts"), os.environ.get("PYTHONPATH", "")])}
-        self.process = subprocess.Popen([sys.executable, str(Path(__file__).parent / "reexecute.py"),
-                                         str(self.scratch), str(os.getpid())], cwd=REPO, env=env, stdout=self.log,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).parent / "reexecute.py"), str(self.scratch), str(os.getpid())],
+            cwd=REPO,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def wait(self, timeout: float = 1800) -> Layout:
         """The scratch layout holding the re-executed records, once every run has ended."""

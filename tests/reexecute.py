@@ -53,8 +53,15 @@ def main(scratch: Path, session: int) -> int:
     for warm in (True, False):
         jobs = [job for job in todo if made_warm(committed, job.snippet.id) != warm]
         if jobs:
-            pool.run(target, jobs, workers=os.cpu_count() or 1, warm=warm, estimates=committed,
-                       progress=progress.Progress(len(jobs), io.StringIO()), timeout_factor=TIMEOUT_FACTOR)
+            pool.run(
+                target,
+                jobs,
+                workers=os.cpu_count() or 1,
+                warm=warm,
+                estimates=committed,
+                progress=progress.Progress(len(jobs), io.StringIO()),
+                timeout_factor=TIMEOUT_FACTOR,
+            )
     return 0
 
 

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from phase25.tools import bench
 
-COLD = {"runs": 3, "workers": 2, "sum_single_s": 12.0, "longest_single_s": 6.0, "fresh_parallel_s": 6.5,
-        "fresh_ratio": 1.083, "bound_by_longest_run": 1.0, "warm_parallel_s": 4.0, "warm_over_fresh": 0.615,
-        "warm_runs": 3, "warm_outputs_differing_from_fresh": [], "notes": []}
+COLD = {
+    "runs": 3,
+    "workers": 2,
+    "sum_single_s": 12.0,
+    "longest_single_s": 6.0,
+    "fresh_parallel_s": 6.5,
+    "fresh_ratio": 1.083,
+    "bound_by_longest_run": 1.0,
+    "warm_parallel_s": 4.0,
+    "warm_over_fresh": 0.615,
+    "warm_runs": 3,
+    "warm_outputs_differing_from_fresh": [],
+    "notes": [],
+}
 COUNTS = {"nothing_changed": 0, "one_snippet_edited": 1, "all_stale": 3, "cpu_pairs": 3}
 
 
@@ -22,13 +33,17 @@ def test_failures_are_figures_beside_the_others():
     assert "failed build      all_stale: Aborted with 1 problem" in lines
     assert any(line.startswith("cold execution    3 CPU runs; one at a time 12.0 s") for line in lines)
     assert any(line.startswith("warm interpreters 4.0 s on 2 workers, 3 runs forked: 0.615x") for line in lines)
-    assert any(line.startswith("executions        nothing changed: 0, one snippet edited: 1, all stale: 3")
-               for line in lines)
+    assert any(
+        line.startswith("executions        nothing changed: 0, one snippet edited: 1, all stale: 3") for line in lines
+    )
 
 
 def test_a_clean_run_prints_no_failure_line():
-    figures = {"warm_rebuild": {"real_s": 3.9, "plain_s": 3.6, "ratio": 1.083},
-               "cold_execution": {**COLD, "failed": []}, "executions_per_build": COUNTS}
+    figures = {
+        "warm_rebuild": {"real_s": 3.9, "plain_s": 3.6, "ratio": 1.083},
+        "cold_execution": {**COLD, "failed": []},
+        "executions_per_build": COUNTS,
+    }
     text = bench.report(figures)
     assert "failed" not in text and "not measured" not in text
     assert text.splitlines()[0] == "warm rebuild      3.90 s vs 3.60 s with plain code blocks: 1.08x (target <= 1.15x)"

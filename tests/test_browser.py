@@ -33,8 +33,14 @@ pytestmark = [
 ]
 
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PAGE_BUDGET = 500 * 1024
 SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 COMPRESSED = {".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".ipynb"}
@@ -66,8 +72,11 @@ def served(built_site: Path, preview_port: int):
             path = Path(self.translate_path(self.path))
             if path.is_dir():
                 path = path / "index.html"
-            if (not path.is_file() or path.suffix not in COMPRESSED
-                    or "gzip" not in self.headers.get("Accept-Encoding", "")):
+            if (
+                not path.is_file()
+                or path.suffix not in COMPRESSED
+                or "gzip" not in self.headers.get("Accept-Encoding", "")
+            ):
                 return super().send_head()
             body = gzipped(path)
             self.send_response(200)
@@ -79,7 +88,7 @@ def served(built_site: Path, preview_port: int):
 
         def translate_path(self, path: str) -> str:
             if path.startswith(prefix):
-                return super().translate_path("/" + path[len(prefix):])
+                return super().translate_path("/" + path[len(prefix) :])
             return str(built_site / "missing")
 
         def send_error(self, code, message=None, explain=None) -> None:
@@ -92,8 +101,9 @@ def served(built_site: Path, preview_port: int):
             self.end_headers()
             self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", preview_port),
-                                             functools.partial(Site, directory=str(built_site)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", preview_port), functools.partial(Site, directory=str(built_site))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}", prefix
@@ -126,7 +136,7 @@ def every_page(built_site: Path) -> list[str]:
     paths = []
     for sitemap in sorted(built_site.rglob("sitemap.xml")):
         for loc in ET.parse(sitemap).getroot().findall("s:url/s:loc", SITEMAP_NS):
-            paths.append(urlparse(loc.text).path[len(prefix):])
+            paths.append(urlparse(loc.text).path[len(prefix) :])
     return sorted(set(paths))
 
 
@@ -155,8 +165,11 @@ def axe_violations(tab, twin_blocks: list[str] | None) -> tuple[list[str], int]:
     context = {"exclude": [["[data-twin-block]"]]} if twins else None
     # Only violations are read: node lists of passes (7.8 MB of JSON on theory 03) would double axe's time.
     found = Axe().run(tab, context=context, options={"resultTypes": ["violations"]}).response["violations"]
-    violations = [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
-                  for v in found if v["impact"] in ("serious", "critical")]
+    violations = [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
     return violations, twins
 
 
@@ -185,8 +198,15 @@ def visit(browser, base: str, path: str, twin_blocks: list[str] | None) -> tuple
     weight = [sum(size[i] for url, size in sizes.items() if "search_index.json" not in url) for i in (0, 1)]
     if path == "no/such/page/":  # its own document is a 404 by design; what it loads must not be
         errors = [e for e in errors if "status of 404" not in e]
-    found = {"errors": errors, "failed": failed, "bytes": weight[0], "decoded": weight[1], "axe": violations,
-             "twin_blocks": twins, "diagram": bool(tab.locator(".mermaid").count())}
+    found = {
+        "errors": errors,
+        "failed": failed,
+        "bytes": weight[0],
+        "decoded": weight[1],
+        "axe": violations,
+        "twin_blocks": twins,
+        "diagram": bool(tab.locator(".mermaid").count()),
+    }
     context.close()
     return found, blocks
 
@@ -245,8 +265,9 @@ def visits(served, built_site):
     base, _ = served
     paths = [*every_page(built_site), "no/such/page/"]
     # axe's time grows with the elements it checks, mostly highlighted tokens: the longest runs go first.
-    elements = {p: (built_site / p / "index.html").read_text().count("<span") if (built_site / p).is_dir() else 0
-                for p in paths}
+    elements = {
+        p: (built_site / p / "index.html").read_text().count("<span") if (built_site / p).is_dir() else 0 for p in paths
+    }
     found = visit_all(base, sorted(paths, key=elements.get, reverse=True))
     return {path: found[path] for path in sorted(found)}
 
@@ -258,8 +279,10 @@ def test_every_page_has_no_console_error_and_no_failed_request(visits):
 def test_a_page_without_a_diagram_transfers_at_most_500_kb(visits, built_site, figures):
     weights = {p: round(v["bytes"] / 1024) for p, v in visits.items()}
     figures.append("KB transferred per page, search index excluded: gzip / uncompressed (* draws a diagram)")
-    figures.extend(f"  {w:5d} / {round(visits[p]['decoded'] / 1024):5d}  /{p}{' *' if visits[p]['diagram'] else ''}"
-                   for p, w in weights.items())
+    figures.extend(
+        f"  {w:5d} / {round(visits[p]['decoded'] / 1024):5d}  /{p}{' *' if visits[p]['diagram'] else ''}"
+        for p, w in weights.items()
+    )
     assert {p: w for p, w in weights.items() if not visits[p]["diagram"] and w * 1024 > PAGE_BUDGET} == {}
     assert any(v["diagram"] for v in visits.values())
     assert len(visits) == len(every_page(built_site)) + 1 >= 2 * 10 + 1, "every page of both languages, and the 404"
@@ -267,8 +290,10 @@ def test_a_page_without_a_diagram_transfers_at_most_500_kb(visits, built_site, f
 
 def test_no_serious_or_critical_accessibility_violation(visits, figures):
     twins = {p: v["twin_blocks"] for p, v in visits.items() if v["twin_blocks"]}
-    figures.append(f"axe: {sum(twins.values())} code blocks of {len(twins)} translated pages identical to their "
-                   "English twin's, checked there")
+    figures.append(
+        f"axe: {sum(twins.values())} code blocks of {len(twins)} translated pages identical to their "
+        "English twin's, checked there"
+    )
     assert {p: v["axe"] for p, v in visits.items() if v["axe"]} == {}
 
 

@@ -36,8 +36,10 @@ def test_both_languages_build_with_code_outputs_and_provenance(built_site):
 
 
 def test_labs_render_as_notebooks_in_both_languages_with_a_download(built_site):
-    for page, title in (("labs/01-autograd-by-hand/index.html", "Lab 01 — Autograd by hand"),
-                        ("es/labs/01-autograd-by-hand/index.html", "Laboratorio 01 — Autograd a mano")):
+    for page, title in (
+        ("labs/01-autograd-by-hand/index.html", "Lab 01 — Autograd by hand"),
+        ("es/labs/01-autograd-by-hand/index.html", "Laboratorio 01 — Autograd a mano"),
+    ):
         html = read(built_site, page)
         assert '"cells":' not in html, "raw notebook JSON instead of a rendered page"
         assert html.count("jp-Cell") > 10 and title in html
@@ -53,8 +55,10 @@ def test_published_reports_are_in_the_site_and_linked(built_site):
 
 
 def test_the_drift_report_renders_in_both_languages_with_its_kinds(built_site):
-    for page, word in (("reference/drift-torch-2.14.1/index.html", "changed"),
-                       ("es/reference/drift-torch-2.14.1/index.html", "con cambios")):
+    for page, word in (
+        ("reference/drift-torch-2.14.1/index.html", "changed"),
+        ("es/reference/drift-torch-2.14.1/index.html", "con cambios"),
+    ):
         html = read(built_site, page)
         assert word in html and html.count('<tr class="drift-') >= 40 and 'class="drift-classes"' in html
         assert "--- stdout (before)" in html or "--- stderr (before)" in html  # the diffs, one click away
@@ -77,8 +81,10 @@ def test_navigation_switcher_and_search_are_translated(built_site):
 def test_execution_report_lists_every_run_in_both_languages(built_site):
     pairs = sorted(CATALOG.standings)
     cuda_missing = sum(1 for (_, d), f in CATALOG.standings.items() if d == "cuda" and f.state == "missing")
-    for page, word in (("reference/execution-report/index.html", "not captured yet"),
-                       ("es/reference/execution-report/index.html", "aún no capturado")):
+    for page, word in (
+        ("reference/execution-report/index.html", "not captured yet"),
+        ("es/reference/execution-report/index.html", "aún no capturado"),
+    ):
         rows = re.findall(r"<tr class=\"report-(\w+)\">", read(built_site, page))
         assert len(rows) == len(pairs) and rows.count("missing") == cuda_missing, page
         assert rows.count("current") == len(pairs) - cuda_missing, page
@@ -101,7 +107,7 @@ def test_language_alternates_are_absolute_in_a_sitemap_per_language(built_site):
             assert links[{"": "en", "es/": "es"}[prefix]] == loc and links["x-default"] == links["en"]
             assert all(href.startswith("http") for href in links.values())
     page = read(built_site, "es/theory/01-dispatcher-and-aten/index.html")
-    assert 'hreflang="en"' in page and "<link rel=\"alternate\"" not in page  # switcher links, no head alternates
+    assert 'hreflang="en"' in page and '<link rel="alternate"' not in page  # switcher links, no head alternates
 
 
 def test_mermaid_is_served_only_with_pages_that_draw_a_diagram(built_site):
@@ -118,8 +124,11 @@ def broken(tmp_path_factory):
     cpu = catalog.standing("00-orientation/linear_grad_fn", "cpu").record
     snippet = catalog.snippets["00-orientation/linear_grad_fn"]
     # A stand-in CUDA record made for this test: CI has no GPU to make one.
-    stand_in = {"device": "cuda", "env_key": environment.env_key(snippet, "cuda"),
-                "provenance": {"device_name": "NVIDIA H200", "torch": "2.11.0", "cuda": "12.8", "python": "3.12.3"}}
+    stand_in = {
+        "device": "cuda",
+        "env_key": environment.env_key(snippet, "cuda"),
+        "provenance": {"device_name": "NVIDIA H200", "torch": "2.11.0", "cuda": "12.8", "python": "3.12.3"},
+    }
     records.save(layout, records.Record(**{**vars(cpu), **stand_in}))
     (project / "snippets/00-orientation/linear_grad_fn.py").write_text(snippet.source + "print('edited')\n")
     (project / "records/00-orientation/dispatch_keys.cpu.json").write_bytes(b'{"schema": 2, "snippet": "caf\xc3')
@@ -129,8 +138,10 @@ def broken(tmp_path_factory):
     records.save(layout, records.Record(**{**vars(failed), "status": "failed", "error": "exited with status 3"}))
     for lang in ("en", "es"):
         page = project / f"docs/{lang}/theory/02-autograd-and-custom-ops.md"
-        page.write_text(re.sub(r"^::: snippet theory-02/formulas\n", "", page.read_text(), flags=re.M)
-                        + "\n[nowhere](#no-such-heading) and [elsewhere](../index.md#no-such-heading)\n")
+        page.write_text(
+            re.sub(r"^::: snippet theory-02/formulas\n", "", page.read_text(), flags=re.M)
+            + "\n[nowhere](#no-such-heading) and [elsewhere](../index.md#no-such-heading)\n"
+        )
     result = build(project, project / "site")
     return project, result
 
@@ -141,10 +152,14 @@ def test_a_strict_build_refuses_each_mistake_naming_page_snippet_and_device(brok
     assert result.returncode != 0
     for device in ("cpu", "cuda"):
         for lang in ("en", "es"):
-            assert re.search(rf"docs/{lang}/index.md:\d+: snippet 00-orientation/linear_grad_fn \({device}\): stale",
-                             log)
-    assert re.search(r"snippet 00-orientation/dispatch_keys \(cpu\): record cannot be read: "
-                     r"records/00-orientation/dispatch_keys.cpu.json: not UTF-8 text", log)
+            assert re.search(
+                rf"docs/{lang}/index.md:\d+: snippet 00-orientation/linear_grad_fn \({device}\): stale", log
+            )
+    assert re.search(
+        r"snippet 00-orientation/dispatch_keys \(cpu\): record cannot be read: "
+        r"records/00-orientation/dispatch_keys.cpu.json: not UTF-8 text",
+        log,
+    )
     assert re.search(r"snippet 00-orientation/shape_mismatch \(cpu\): no record", log)
     assert "es/reference/execution-report.md: missing translation" in log
     assert "record: snippets/theory-02/formulas.py (cpu): failed: exited with status 3" in log
@@ -166,7 +181,8 @@ def test_a_build_executes_each_stale_run_once_and_refuses_a_snippet_that_writes_
     snippet = project / "snippets/00-orientation/dispatch_keys.py"
     snippet.write_text(snippet.read_text().replace('print("meta tensor:', 'print("a meta tensor:'))
     (project / "snippets/00-orientation/vandal.py").write_text(
-        f"# /// snippet\n# ///\nopen({str(project / 'docs/assets/vandal.txt')!r}, 'w').write('x')\nprint('done')\n")
+        f"# /// snippet\n# ///\nopen({str(project / 'docs/assets/vandal.txt')!r}, 'w').write('x')\nprint('done')\n"
+    )
     for lang in ("en", "es"):
         page = project / f"docs/{lang}/index.md"
         page.write_text(page.read_text() + "\n::: snippet 00-orientation/vandal\n")
@@ -174,7 +190,9 @@ def test_a_build_executes_each_stale_run_once_and_refuses_a_snippet_that_writes_
     assert result.stderr.count("executing 2 stale CPU run(s)") == 1
     assert result.returncode != 0 and re.search(
         r"00-orientation/(?:dispatch_keys|vandal) \(cpu\)(?: or 00-orientation/(?:dispatch_keys|vandal) \(cpu\))? "
-        r"changed files of the checkout while running: docs/assets/vandal.txt", result.stderr)
+        r"changed files of the checkout while running: docs/assets/vandal.txt",
+        result.stderr,
+    )
     assert "a meta tensor:" in read(tmp_path / "site", "index.html")
     assert "a meta tensor:" in read(tmp_path / "site", "es/index.html")
     (project / "docs/assets/vandal.txt").unlink()

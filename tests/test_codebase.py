@@ -9,8 +9,12 @@ import pytest
 from conftest import REPO
 
 PACKAGE = sorted((REPO / "scripts" / "phase25").rglob("*.py"))
-ALL_CODE = [*PACKAGE, *sorted((REPO / "scripts" / "minigpt").glob("*.py")), REPO / "scripts" / "mkdocs_hooks.py",
-            *sorted((REPO / "tests").glob("*.py"))]
+ALL_CODE = [
+    *PACKAGE,
+    *sorted((REPO / "scripts" / "minigpt").glob("*.py")),
+    REPO / "scripts" / "mkdocs_hooks.py",
+    *sorted((REPO / "tests").glob("*.py")),
+]
 
 
 @pytest.mark.parametrize("module", PACKAGE, ids=[m.relative_to(REPO / "scripts").as_posix() for m in PACKAGE])
@@ -24,8 +28,11 @@ def test_no_module_over_300_lines_and_no_function_over_50(module):
 
 
 def test_nothing_edits_sys_path():
-    offenders = [p.relative_to(REPO).as_posix() for p in ALL_CODE
-                 if re.search(r"sys\.path\.(insert|append)", p.read_text(encoding="utf-8"))]
+    offenders = [
+        p.relative_to(REPO).as_posix()
+        for p in ALL_CODE
+        if re.search(r"sys\.path\.(insert|append)", p.read_text(encoding="utf-8"))
+    ]
     assert offenders == []
 
 

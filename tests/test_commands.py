@@ -17,8 +17,9 @@ RUN_FOR_REAL = {"report", "translations", "lint"}
 
 def make(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "MAKEFLAGS": ""}
-    return subprocess.run(["make", "-C", str(REPO), *args], capture_output=True, text=True, env=env, timeout=600,
-                          check=False)
+    return subprocess.run(
+        ["make", "-C", str(REPO), *args], capture_output=True, text=True, env=env, timeout=600, check=False
+    )
 
 
 def test_the_table_lists_every_documented_target_once():

@@ -11,21 +11,33 @@ from phase25.core.paths import Layout
 
 
 def output(stdout: str) -> dict:
-    return {"status": "ok", "exit_code": 0, "error": None, "expected_error": None, "stdout": stdout, "stderr": "",
-            "artifacts": {}}
+    return {
+        "status": "ok",
+        "exit_code": 0,
+        "error": None,
+        "expected_error": None,
+        "stdout": stdout,
+        "stderr": "",
+        "artifacts": {},
+    }
 
 
 def test_compare_sorts_snippets_into_unchanged_changed_and_one_sided(toy, tmp_path):
     (toy.root / "value.txt").write_text("600")
     toy.add("page/same", "print('same')\n")
-    toy.add("page/moves", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
-            extra='deps = ["value.txt"]')
+    toy.add(
+        "page/moves",
+        "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
+        extra='deps = ["value.txt"]',
+    )
     toy.run(records=tmp_path / "before")
     (toy.root / "value.txt").write_text("601")
     toy.add("page/new", "print('new')\n")
     toy.run(records=tmp_path / "after")
-    report = drift.between(Layout(toy.root, toy.layout.snippets, tmp_path / "before"),
-                           Layout(toy.root, toy.layout.snippets, tmp_path / "after"))
+    report = drift.between(
+        Layout(toy.root, toy.layout.snippets, tmp_path / "before"),
+        Layout(toy.root, toy.layout.snippets, tmp_path / "after"),
+    )
     states = {e["snippet"]: (e["state"], e["kind"]) for e in report["entries"]}
     assert states == {"page/same": ("unchanged", None), "page/moves": ("changed", "real"), "page/new": ("only-b", None)}
     moved = next(e for e in report["entries"] if e["state"] == "changed")
@@ -38,8 +50,11 @@ def test_compare_sorts_snippets_into_unchanged_changed_and_one_sided(toy, tmp_pa
 @pytest.mark.parametrize(
     ("before", "after", "kind"),
     [
-        ('  File "<site-packages>/torch/a.py", line 979, in f\n',
-         '  File "<site-packages>/torch/a.py", line 1072, in f\n', "line-numbers"),
+        (
+            '  File "<site-packages>/torch/a.py", line 979, in f\n',
+            '  File "<site-packages>/torch/a.py", line 1072, in f\n',
+            "line-numbers",
+        ),
         ("# _dynamo/output_graph.py:1135 in init\n", "# _dynamo/output_graph.py:1194 in init\n", "line-numbers"),
         ("graph\n", "graph\nW torch/utils/cpp_extension.py:183] No CUDA runtime is found\n", "build"),
         ("  CPU  RegisterCPU_0.cpp\n", "  CPU  RegisterCPU_0.cpp\n  CUDA  RegisterCUDA_0.cpp\n", "build"),

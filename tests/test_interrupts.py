@@ -101,9 +101,11 @@ def test_the_sessions_background_runs_end_with_the_session_however_it_ends(tmp_p
     scratch, tmp = tmp_path / "reexecuted", tmp_path / "tmp"
     scratch.mkdir()
     tmp.mkdir()
-    session = ("import os, subprocess, sys, time; "
-               f"p = subprocess.Popen([sys.executable, {str(REPO_ROOT / 'tests/reexecute.py')!r}, {str(scratch)!r}, "
-               "str(os.getpid())]); print(p.pid, flush=True); time.sleep(300)")
+    session = (
+        "import os, subprocess, sys, time; "
+        f"p = subprocess.Popen([sys.executable, {str(REPO_ROOT / 'tests/reexecute.py')!r}, {str(scratch)!r}, "
+        "str(os.getpid())]); print(p.pid, flush=True); time.sleep(300)"
+    )
     env = {**os.environ, "TMPDIR": str(tmp), "PYTHONPATH": str(REPO_ROOT / "scripts")}
     launcher = subprocess.Popen([sys.executable, "-c", session], env=env, stdout=subprocess.PIPE, text=True)
     child = int(launcher.stdout.readline())

@@ -25,8 +25,14 @@ pytestmark = pytest.mark.slow
 CATALOG = Catalog.here(DEFAULT_LAYOUT)
 LABS = labs.find(REPO / "docs")
 ENGLISH = [lab for lab in LABS if lab.lang == "en"]
-CHECK = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "id": "where-from",
-         "source": ["import minigpt, os\n", "print(os.path.dirname(os.path.dirname(minigpt.__file__)) == os.getcwd())"]}
+CHECK = {
+    "cell_type": "code",
+    "metadata": {},
+    "outputs": [],
+    "execution_count": None,
+    "id": "where-from",
+    "source": ["import minigpt, os\n", "print(os.path.dirname(os.path.dirname(minigpt.__file__)) == os.getcwd())"],
+}
 
 
 def unpack(lab: labs.Lab, target: Path) -> Path:
@@ -48,9 +54,17 @@ def executed(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
         data["cells"].append(CHECK)
         notebook.write_text(json.dumps(data), encoding="utf-8")
         run_env = {**env, "TORCHINDUCTOR_CACHE_DIR": str(folder.parent / "inductor"), "TMPDIR": str(folder.parent)}
-        started[lab.notebook.stem] = (folder, subprocess.Popen(
-            [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
-            cwd=folder, env=run_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        started[lab.notebook.stem] = (
+            folder,
+            subprocess.Popen(
+                [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
+                cwd=folder,
+                env=run_env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            ),
+        )
     done = {}
     for stem, (folder, process) in started.items():
         log, _ = process.communicate(timeout=900)
@@ -69,8 +83,12 @@ def test_a_downloaded_lab_runs_outside_the_repository_and_prints_its_record(lab,
     record = CATALOG.standing(snippet_id, "cpu").record
     expected = cells.split_output(record.stdout)
     by_code = {v: k for k, v in cells.split_code(CATALOG.snippets[snippet_id].code).items()}
-    ctx = normalize.Context(run_dir=str(folder), tmp_dir=str(folder.parent), tree_root=str(folder),
-                            cache_dir=str(folder.parent / "inductor"))
+    ctx = normalize.Context(
+        run_dir=str(folder),
+        tmp_dir=str(folder.parent),
+        tree_root=str(folder),
+        cache_dir=str(folder.parent / "inductor"),
+    )
     compared = 0
     for cell in code[:-1]:
         cell_id = by_code["".join(cell["source"])]
@@ -88,6 +106,8 @@ def test_each_language_downloads_the_same_code_and_files(lab, tmp_path):
     assert names == {p.relative_to(theirs).as_posix() for p in theirs.rglob("*") if p.is_file()}
     for name in names - {lab.notebook.name, "README.md"}:
         assert (mine / name).read_bytes() == (theirs / name).read_bytes(), name
-    code = [[c["source"] for c in json.loads((d / lab.notebook.name).read_text())["cells"] if c["cell_type"] == "code"]
-            for d in (mine, theirs)]
+    code = [
+        [c["source"] for c in json.loads((d / lab.notebook.name).read_text())["cells"] if c["cell_type"] == "code"]
+        for d in (mine, theirs)
+    ]
     assert code[0] == code[1]

@@ -49,8 +49,9 @@ def test_outputs_are_the_recorded_ones_cell_by_cell():
             if cell["cell_type"] != "code":
                 continue
             source = "".join(cell["source"])
-            snippet = next(s for s in CATALOG.snippets.values()
-                           if s.header.cells and source in cells.split_code(s.code).values())
+            snippet = next(
+                s for s in CATALOG.snippets.values() if s.header.cells and source in cells.split_code(s.code).values()
+            )
             cell_id = next(k for k, v in cells.split_code(snippet.code).items() if v == source)
             record = CATALOG.standing(snippet.id, "cpu").record
             printed = "".join("".join(o["text"]) for o in cell["outputs"] if o["name"] == "stdout")
@@ -93,8 +94,11 @@ def test_a_cell_directive_must_name_an_existing_cell(toy):
 
 
 def test_cells_run_in_one_namespace_with_true_line_numbers(toy):
-    toy.add("lab-y/lab", "# %% a\nvalue = 600\nprint('a')\n# %% b\nprint(value)\nraise KeyError('oops')\n",
-            extra="cells = true")
+    toy.add(
+        "lab-y/lab",
+        "# %% a\nvalue = 600\nprint('a')\n# %% b\nprint(value)\nraise KeyError('oops')\n",
+        extra="cells = true",
+    )
     record = toy.run()[0].executed[0]
     assert cells.split_output(record.stdout) == {"a": "a\n", "b": "600\n"}
     assert 'File "snippets/lab-y/lab.py", line 10, in <module>' in record.stderr

@@ -26,8 +26,13 @@ from conftest import REPO
 
 PACKAGE = REPO / "scripts" / "phase25"
 FOLDERS = ("core", "run", "site", "tools")
-MAY_IMPORT = {"core": {"core"}, "run": {"core", "run"}, "site": {"core", "run", "site"},
-              "tools": {"core", "run", "site", "tools"}, "": {"", "core", "run"}}
+MAY_IMPORT = {
+    "core": {"core"},
+    "run": {"core", "run"},
+    "site": {"core", "run", "site"},
+    "tools": {"core", "run", "site", "tools"},
+    "": {"", "core", "run"},
+}
 STDLIB_ONLY = ("core", "run", "")  # at module level: what the GPU machine's bare Python must import
 LATE_THIRD_PARTY = {"run": {"torch", "triton"}}  # imported inside functions, in the snippet's process
 
@@ -70,8 +75,9 @@ def test_each_folder_imports_only_the_folders_below_it(module):
         assert theirs in MAY_IMPORT[mine], f"{module.relative_to(REPO)} ({mine or 'top'}) imports {name}"
 
 
-@pytest.mark.parametrize("module", [m for m in MODULES if folder_of(m) in STDLIB_ONLY],
-                         ids=lambda m: m.relative_to(PACKAGE).as_posix())
+@pytest.mark.parametrize(
+    "module", [m for m in MODULES if folder_of(m) in STDLIB_ONLY], ids=lambda m: m.relative_to(PACKAGE).as_posix()
+)
 def test_the_run_path_imports_the_standard_library_only(module):
     allowed = set(sys.stdlib_module_names) | {"phase25", "__future__"}
     for name, at_module_level in imports(module):
@@ -122,11 +128,14 @@ def _bare_env(bare: Path) -> dict[str, str]:
 
 
 def test_the_bare_interpreter_has_torch_and_nothing_of_the_site(bare_python):
-    probe = ("import importlib.util as u, torch; print(torch.__version__.split('+')[0], "
-             "[m for m in ('pygments', 'mkdocs', 'markdown', 'yaml', 'nbformat', 'playwright', 'numpy') "
-             "if u.find_spec(m)])")
-    result = subprocess.run([str(bare_python), "-c", probe], capture_output=True, text=True, check=False,
-                            env=_bare_env(bare_python))
+    probe = (
+        "import importlib.util as u, torch; print(torch.__version__.split('+')[0], "
+        "[m for m in ('pygments', 'mkdocs', 'markdown', 'yaml', 'nbformat', 'playwright', 'numpy') "
+        "if u.find_spec(m)])"
+    )
+    result = subprocess.run(
+        [str(bare_python), "-c", probe], capture_output=True, text=True, check=False, env=_bare_env(bare_python)
+    )
     assert result.returncode == 0 and result.stdout.split(" ", 1)[1].strip() == "[]", result.stdout + result.stderr
 
 
@@ -135,10 +144,22 @@ def test_a_snippet_runs_through_the_command_line_on_a_python_with_torch_only(bar
     toy.add("page/a", "import torch\nprint('sum:', torch.ones(3).sum().item())\n", devices='["cpu", "cuda"]')
     toy.add("page/b", "print('no torch needed')\n")
     archive = tmp_path / "records.tar.gz"
-    command = [str(bare_python), "-m", "phase25", "--root", str(toy.root), "run", "--device", "all", "-j2",
-               "--archive", str(archive)]
-    result = subprocess.run(command, capture_output=True, text=True, env=_bare_env(bare_python), timeout=300,
-                            check=False)
+    command = [
+        str(bare_python),
+        "-m",
+        "phase25",
+        "--root",
+        str(toy.root),
+        "run",
+        "--device",
+        "all",
+        "-j2",
+        "--archive",
+        str(archive),
+    ]
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=_bare_env(bare_python), timeout=300, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "no CUDA device here" in result.stderr
     with tarfile.open(archive) as packed:  # the devices that ran: no CUDA record is made, none is faked
@@ -146,8 +167,14 @@ def test_a_snippet_runs_through_the_command_line_on_a_python_with_torch_only(bar
     from phase25.core import records
 
     assert records.load(toy.layout, "page/a", "cpu").stdout == "sum: 3.0\n"
-    report = subprocess.run([str(bare_python), "-m", "phase25", "--root", str(toy.root), "report"],
-                            capture_output=True, text=True, env=_bare_env(bare_python), timeout=120, check=False)
+    report = subprocess.run(
+        [str(bare_python), "-m", "phase25", "--root", str(toy.root), "report"],
+        capture_output=True,
+        text=True,
+        env=_bare_env(bare_python),
+        timeout=120,
+        check=False,
+    )
     assert report.returncode == 0 and "1 CUDA records not captured yet" in report.stderr, report.stderr
 
 
@@ -157,8 +184,9 @@ def test_the_gpu_capture_script_fails_plainly_without_a_gpu_on_a_python_with_tor
         test "$(command -v python3)" = {bare_python.parent / "python3"}
         bash {REPO / "scripts/capture_gpu.sh"} {tmp_path / "out.tar.gz"}
     """)
-    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300, check=False,
-                            env=_bare_env(bare_python))
+    result = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, timeout=300, check=False, env=_bare_env(bare_python)
+    )
     assert result.returncode == 2, result.stdout + result.stderr
     assert "--require-device cuda, but torch sees no CUDA device" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "out.tar.gz").exists()

@@ -44,8 +44,9 @@ def test_sentence_endings_agree_with_the_subject():
         endings[(example.lang, example.pronoun)].add(example.ending)
     for pronoun in V.ES_PRONOUNS:
         together = endings[("es", pronoun)] & {"juntos", "juntas"}
-        expected = ({"juntas"} if pronoun in V.ES_FEMININE_PLURAL else {"juntos"} if pronoun in V.ES_MASCULINE_PLURAL
-                    else set())
+        expected = (
+            {"juntas"} if pronoun in V.ES_FEMININE_PLURAL else {"juntos"} if pronoun in V.ES_MASCULINE_PLURAL else set()
+        )
         assert together == expected, pronoun
     assert {p for p in V.EN_PRONOUNS if "together" in endings[("en", p)]} == {"you", "we", "they"}
     assert "ellas están comiendo juntas" in {" ".join(e.tokens[4:-1]) for e in corpus}

@@ -13,14 +13,23 @@ def test_glog_prefix_keeps_level_and_location_only():
 
 
 def test_run_specific_paths():
-    ctx = Context(run_dir="/tmp/phase25-x/001-a/work", cache_dir="/tmp/phase25-x/001-a/inductor-cache",
-                  repo_root="/home/me/site", tree_root="/tmp/phase25-x/001-a/tree", tmp_dir="/tmp/phase25-x/001-a/tmp",
-                  site_packages=("/venv/lib/python3.11/site-packages",))
-    text = ("/tmp/phase25-x/001-a/inductor-cache/ab/kernel.py /tmp/phase25-x/001-a/work/out.txt "
-            "/home/me/site/snippets/a.py /tmp/phase25-x/001-a/tree/snippets/p/a.py "
-            "/venv/lib/python3.11/site-packages/torch/nn.py /tmp/phase25-x/001-a/tmp/tmpab12cd/store")
-    assert normalize(text, ctx) == ("<inductor-cache>/ab/kernel.py <run-dir>/out.txt snippets/a.py snippets/p/a.py "
-                                    "<site-packages>/torch/nn.py <tmp>/store")
+    ctx = Context(
+        run_dir="/tmp/phase25-x/001-a/work",
+        cache_dir="/tmp/phase25-x/001-a/inductor-cache",
+        repo_root="/home/me/site",
+        tree_root="/tmp/phase25-x/001-a/tree",
+        tmp_dir="/tmp/phase25-x/001-a/tmp",
+        site_packages=("/venv/lib/python3.11/site-packages",),
+    )
+    text = (
+        "/tmp/phase25-x/001-a/inductor-cache/ab/kernel.py /tmp/phase25-x/001-a/work/out.txt "
+        "/home/me/site/snippets/a.py /tmp/phase25-x/001-a/tree/snippets/p/a.py "
+        "/venv/lib/python3.11/site-packages/torch/nn.py /tmp/phase25-x/001-a/tmp/tmpab12cd/store"
+    )
+    assert normalize(text, ctx) == (
+        "<inductor-cache>/ab/kernel.py <run-dir>/out.txt snippets/a.py snippets/p/a.py "
+        "<site-packages>/torch/nn.py <tmp>/store"
+    )
 
 
 def test_a_snippet_path_cut_by_a_log_width_is_kept_from_snippets_on():
@@ -29,15 +38,19 @@ def test_a_snippet_path_cut_by_a_log_width_is_kept_from_snippets_on():
 
 
 def test_the_runners_own_frames_leave_tracebacks():
-    text = ('User code traceback:\n  File "<frozen runpy>", line 198, in _run_module_as_main\n'
-            '  File "scripts/phase25/bootstrap.py", line 107, in <module>\n    sys.exit(main())\n'
-            '             ^^^^^^^\n  File "snippets/p/a.py", line 3, in <module>\n    f(x)\n')
+    text = (
+        'User code traceback:\n  File "<frozen runpy>", line 198, in _run_module_as_main\n'
+        '  File "scripts/phase25/bootstrap.py", line 107, in <module>\n    sys.exit(main())\n'
+        '             ^^^^^^^\n  File "snippets/p/a.py", line 3, in <module>\n    f(x)\n'
+    )
     assert normalize(text) == 'User code traceback:\n  File "snippets/p/a.py", line 3, in <module>\n    f(x)\n'
 
 
 def test_uuids_guard_ids_and_timings():
-    text = ("__compiled_fn_1_0c6f2e8a_1b2c_4d5e_8f90_a1b2c3d4e5f6 ___check_obj_id(L['W'], 140234567890123) "
-            "took 0.123s, 12.5 ms")
+    text = (
+        "__compiled_fn_1_0c6f2e8a_1b2c_4d5e_8f90_a1b2c3d4e5f6 ___check_obj_id(L['W'], 140234567890123) "
+        "took 0.123s, 12.5 ms"
+    )
     assert normalize(text) == "__compiled_fn_1_<uuid> ___check_obj_id(L['W'], <id>) took <time>, <time>"
 
 

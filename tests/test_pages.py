@@ -15,11 +15,15 @@ DOCS = REPO / "docs"
 
 
 def test_directives_outside_fences_only_with_their_bodies():
-    text = ("intro\n::: snippet a/b\n```markdown\n::: snippet not/this\n```\n  ::: execution-report\n"
-            "::: note a/b cuda\n    First line.\n\n    Second `x`.\nafter\n")
+    text = (
+        "intro\n::: snippet a/b\n```markdown\n::: snippet not/this\n```\n  ::: execution-report\n"
+        "::: note a/b cuda\n    First line.\n\n    Second `x`.\nafter\n"
+    )
     found = directives.parse(text)
     assert [(d.kind, d.args, d.line, d.indent) for d in found] == [
-        ("snippet", ("a/b",), 2, ""), ("execution-report", (), 6, "  "), ("note", ("a/b", "cuda"), 7, ""),
+        ("snippet", ("a/b",), 2, ""),
+        ("execution-report", (), 6, "  "),
+        ("note", ("a/b", "cuda"), 7, ""),
     ]
     assert found[2].body == "First line.\n\nSecond `x`." and found[2].end == 10
 
@@ -27,7 +31,9 @@ def test_directives_outside_fences_only_with_their_bodies():
 def test_headings_and_their_ids():
     text = "---\ntranslation_of: x\n---\n# Title\n## Tabla { #dispatch-table }\n```\n## not a heading\n```\n### Plain\n"
     assert page_source.headings(text) == [
-        (1, "Title", None), (2, "Tabla { #dispatch-table }", "dispatch-table"), (3, "Plain", None),
+        (1, "Title", None),
+        (2, "Tabla { #dispatch-table }", "dispatch-table"),
+        (3, "Plain", None),
     ]
 
 
@@ -37,7 +43,8 @@ def test_the_real_site_has_both_languages_in_parity():
 
 def test_the_real_spanish_pages_translate_the_current_english_pages():
     assert [str(issue) for issue in translations.outdated(DOCS)] == [], (
-        "re-translate, then `make stamp-translation PAGE=docs/es/...`")
+        "re-translate, then `make stamp-translation PAGE=docs/es/...`"
+    )
 
 
 def test_every_directive_names_an_existing_snippet_and_every_snippet_is_shown():
@@ -67,13 +74,20 @@ def test_parity_names_the_missing_the_extra_and_the_changed(docs_copy):
     text = "\n".join(lines).replace("{ #why-now }", "{ #por-que-ahora }")
     es_index.write_text(text + "\n::: snippet 00-orientation/shape_mismatch\n")
     messages = [str(issue) for issue in translations.parity(docs_copy)]
-    english_line = next(i for i, line in enumerate((docs_copy / "en/index.md").read_text().split("\n"), 1)
-                        if line.startswith("::: snippet 00-orientation/dispatch_keys"))
+    english_line = next(
+        i
+        for i, line in enumerate((docs_copy / "en/index.md").read_text().split("\n"), 1)
+        if line.startswith("::: snippet 00-orientation/dispatch_keys")
+    )
     assert "es/extra.md: missing translation of en/extra.md" in messages
-    assert f"es/index.md: missing directive '::: snippet 00-orientation/dispatch_keys' (English line {english_line})" \
+    assert (
+        f"es/index.md: missing directive '::: snippet 00-orientation/dispatch_keys' (English line {english_line})"
         in messages
-    assert any(m.startswith("es/index.md:") and "'::: snippet 00-orientation/shape_mismatch' is not in the English"
-               in m for m in messages)
+    )
+    assert any(
+        m.startswith("es/index.md:") and "'::: snippet 00-orientation/shape_mismatch' is not in the English" in m
+        for m in messages
+    )
     assert any(m.startswith("es/index.md: missing heading id #why-now") for m in messages)
     assert any("heading id #por-que-ahora is not in the English page" in m for m in messages)
 

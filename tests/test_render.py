@@ -22,10 +22,21 @@ from phase25.site.highlight import Highlighter
 from phase25.site.page import Page
 from phase25.site.provenance_text import provenance_line
 
-CPU_PROVENANCE = {"python": "3.11.7", "torch": "2.13.0", "device_name": "AMD EPYC", "cpu_capability": "AVX2",
-                  "threads": 2}
-CUDA_PROVENANCE = {"python": "3.12.3", "torch": "2.11.0", "cuda": "12.8", "triton": "3.6.0",
-                   "device_name": "NVIDIA H200", "compute_capability": "sm_90"}
+CPU_PROVENANCE = {
+    "python": "3.11.7",
+    "torch": "2.13.0",
+    "device_name": "AMD EPYC",
+    "cpu_capability": "AVX2",
+    "threads": 2,
+}
+CUDA_PROVENANCE = {
+    "python": "3.12.3",
+    "torch": "2.11.0",
+    "cuda": "12.8",
+    "triton": "3.6.0",
+    "device_name": "NVIDIA H200",
+    "compute_capability": "sm_90",
+}
 
 
 @pytest.fixture
@@ -36,9 +47,15 @@ def site(toy):
     def record(device="cpu", stdout="y.shape: (2, 600)\n", **extra) -> Record:
         snippet = discover(toy.layout)[0]
         fields = {
-            "snippet": "page/a", "device": device, "source_sha256": source_sha256(snippet, toy.layout),
-            "env_key": environment.env_key(snippet, device), "status": "ok", "exit_code": 0, "stdout": stdout,
-            "stderr": "", "provenance": CUDA_PROVENANCE if device == "cuda" else CPU_PROVENANCE,
+            "snippet": "page/a",
+            "device": device,
+            "source_sha256": source_sha256(snippet, toy.layout),
+            "env_key": environment.env_key(snippet, device),
+            "status": "ok",
+            "exit_code": 0,
+            "stdout": stdout,
+            "stderr": "",
+            "provenance": CUDA_PROVENANCE if device == "cuda" else CPU_PROVENANCE,
             "run": {"date": "2026-11-30", "wall_s": 1.25, "git_commit": "abcdef1234567", "mode": "fresh"},
         }
         made = Record(**{**fields, **extra})
@@ -73,9 +90,12 @@ def test_provenance_lines_say_where_and_with_what_in_each_language(site):
     record, _ = site
     cpu = record()
     assert provenance_line(cpu, "en") == (
-        "Ran on CPU · AMD EPYC (AVX2, 2 threads) · torch 2.13.0 · Python 3.11.7 · 2026-11-30 · 1.2 s · commit abcdef1")
-    assert provenance_line(cpu, "es") == ("Ejecutado en CPU · AMD EPYC (AVX2, 2 hilos) · torch 2.13.0 · Python 3.11.7 "
-                                          "· 2026-11-30 · 1,2 s · commit abcdef1")
+        "Ran on CPU · AMD EPYC (AVX2, 2 threads) · torch 2.13.0 · Python 3.11.7 · 2026-11-30 · 1.2 s · commit abcdef1"
+    )
+    assert provenance_line(cpu, "es") == (
+        "Ejecutado en CPU · AMD EPYC (AVX2, 2 hilos) · torch 2.13.0 · Python 3.11.7 "
+        "· 2026-11-30 · 1,2 s · commit abcdef1"
+    )
     one = Record(**{**vars(cpu), "provenance": {**CPU_PROVENANCE, "threads": 1}})
     assert "(AVX2, 1 hilo)" in provenance_line(one, "es") and "(AVX2, 1 thread)" in provenance_line(one, "en")
 
@@ -100,19 +120,23 @@ def test_output_is_escaped_as_plain_text(site, hostile, must_not_contain, must_c
 def test_long_output_is_folded_and_a_capped_stream_says_what_it_left_out(site):
     record, page = site
     record(stdout="x\n" * 150)
-    assert '<summary>Output: 150 lines (click to open)</summary>' in page("::: snippet page/a\n")[0]
+    assert "<summary>Output: 150 lines (click to open)</summary>" in page("::: snippet page/a\n")[0]
     record(stdout="head\n" + marker(12345, 999999) + "\ntail\n")
     html, _ = page("::: snippet page/a\n", "es")
-    assert ('<span class="snippet-omitted">Aquí se omiten 12345 líneas: el ejecutor conserva los primeros y los '
-            "últimos 32 KiB de cada flujo.</span>") in html
+    assert (
+        '<span class="snippet-omitted">Aquí se omiten 12345 líneas: el ejecutor conserva los primeros y los '
+        "últimos 32 KiB de cada flujo.</span>"
+    ) in html
 
 
 def test_a_big_artifact_is_a_link_to_a_file_of_its_own(site):
     record, page = site
     record(artifacts={"module.py": "x = 1\n" * 2000})
     html, _ = page("::: snippet page/a\n")
-    assert ('File written by the snippet: module.py (2000 lines): <a href="snippet-files/page/a/cpu/module.py.txt">'
-            "open module.py</a>") in html and "x = 1" not in html
+    assert (
+        'File written by the snippet: module.py (2000 lines): <a href="snippet-files/page/a/cpu/module.py.txt">'
+        "open module.py</a>"
+    ) in html and "x = 1" not in html
 
 
 def test_artifacts_are_folded_and_diagrams_drawn(site):
@@ -126,8 +150,11 @@ def test_artifacts_are_folded_and_diagrams_drawn(site):
 
 def test_expected_error_is_labelled(site):
     record, page = site
-    record(stdout="", stderr="RuntimeError: mat1 and mat2\n",
-           expected_error={"type": "RuntimeError", "message": "mat1 and mat2"})
+    record(
+        stdout="",
+        stderr="RuntimeError: mat1 and mat2\n",
+        expected_error={"type": "RuntimeError", "message": "mat1 and mat2"},
+    )
     html, _ = page("::: snippet page/a\n", "es")
     assert "Lanza RuntimeError, como pretende este ejemplo." in html and '<p class="snippet-stream">stderr</p>' in html
 
@@ -135,8 +162,10 @@ def test_expected_error_is_labelled(site):
 def test_a_missing_cuda_record_is_an_honest_note_and_its_pending_text_goes_in_its_tab(site):
     record, page = site
     record()
-    html, problems = page("::: snippet page/a\n\n::: pending page/a cuda\n    Once captured, this tab will show "
-                          "the `CUDA` kernel.\n\nAfter.\n")
+    html, problems = page(
+        "::: snippet page/a\n\n::: pending page/a cuda\n    Once captured, this tab will show "
+        "the `CUDA` kernel.\n\nAfter.\n"
+    )
     assert problems == []
     cuda_tab = html.split('<div class="tabbed-block">')[2]
     assert "Not captured on a GPU yet" in cuda_tab and "<code>make gpu-records</code>" in cuda_tab
@@ -150,8 +179,10 @@ def test_a_note_is_shown_only_with_its_record_and_must_quote_what_the_output_sho
     note = "::: snippet page/a\n\n::: note page/a cuda\n    The kernel is `sm90_xmma_gemm`.\n"
     html, problems = page(note)
     assert "sm90_xmma_gemm" not in html
-    assert messages(problems) == ["snippet page/a (cuda): a note describes an output that is missing; keep it as "
-                                  "'::: pending' until the record is current"]
+    assert messages(problems) == [
+        "snippet page/a (cuda): a note describes an output that is missing; keep it as "
+        "'::: pending' until the record is current"
+    ]
     record("cuda", stdout="kernel: sm90_xmma_gemm_f32\n")
     html, problems = page(note)
     assert problems == [] and '<div class="device-note"><p>The kernel is <code>sm90_xmma_gemm</code>.</p></div>' in html
@@ -164,8 +195,10 @@ def test_pending_text_left_after_the_record_landed_is_refused(site):
     record()
     record("cuda")
     _, problems = page("::: snippet page/a\n::: pending page/a cuda\n    Will show something.\n")
-    assert messages(problems) == ["snippet page/a (cuda): the record exists now; replace the '::: pending' text "
-                                  "with a '::: note' that says what the output shows"]
+    assert messages(problems) == [
+        "snippet page/a (cuda): the record exists now; replace the '::: pending' text "
+        "with a '::: note' that says what the output shows"
+    ]
 
 
 def test_a_stale_cuda_record_is_shown_with_a_banner_and_refused(site, toy):
@@ -221,8 +254,10 @@ def test_unknown_snippet_and_stray_cell_are_problems_not_silent_defaults(site):
     record, page = site
     record()
     _, problems = page("::: snippet page/nope\n\n::: cell lab-01/x#setup\n")
-    assert messages(problems) == ["no snippet 'page/nope' (expected snippets/<page>/<name>.py)",
-                                  "'::: cell' belongs in a lab's .lab.md, not on a page"]
+    assert messages(problems) == [
+        "no snippet 'page/nope' (expected snippets/<page>/<name>.py)",
+        "'::: cell' belongs in a lab's .lab.md, not on a page",
+    ]
 
 
 def test_a_note_needs_its_snippet_on_the_same_page(site):
@@ -250,8 +285,10 @@ def test_published_reports_are_linked_from_the_site_root(site, toy):
     record(published={"timeline.svg": "<svg></svg>"})
     view = Page("en", "docs/en/x/page.md", Catalog(toy.layout, "2.13.0"), Highlighter(), site_root="../../")
     html, _ = render_markdown("::: snippet page/a\n", view)
-    assert ('<img src="../../snippet-files/page/a/cpu/timeline.svg" alt="Picture drawn by the snippet from what it '
-            'measured: timeline.svg"') in html
+    assert (
+        '<img src="../../snippet-files/page/a/cpu/timeline.svg" alt="Picture drawn by the snippet from what it '
+        'measured: timeline.svg"'
+    ) in html
 
 
 def test_highlighted_blocks_are_kept_on_disk_between_builds(tmp_path):

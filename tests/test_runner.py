@@ -52,8 +52,9 @@ def test_editing_a_snippet_reruns_only_that_one(toy):
 
 def test_dependency_and_environment_changes_make_a_record_stale(toy, monkeypatch):
     (toy.root / "data.txt").write_text("one")
-    toy.add("page/a", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/data.txt').read())\n",
-            extra='deps = ["data.txt"]')
+    toy.add(
+        "page/a", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/data.txt').read())\n", extra='deps = ["data.txt"]'
+    )
     assert toy.run()[0].executed[0].stdout == "one\n"
     assert toy.catalog().standing("page/a", "cpu").state == "current"
     (toy.root / "data.txt").write_text("two")
@@ -73,7 +74,8 @@ def test_a_record_from_another_torch_is_stale_for_this_machine(toy):
     records.save(layout, record)
     assert catalog_mod.Catalog(layout, torch="2.13.0").standing("page/a", "cpu").state == "current"
     assert catalog_mod.Catalog(layout, torch="9.9.9").standing("page/a", "cpu").reason == (
-        "recorded with torch 2.13.0, this machine has 9.9.9")
+        "recorded with torch 2.13.0, this machine has 9.9.9"
+    )
 
 
 def test_failure_is_recorded_with_context(toy):
@@ -96,14 +98,18 @@ def test_error_messages_are_normalized_too(toy):
 
 def test_timeout_bounds_the_run_even_with_an_escaped_process_holding_stdout(toy, tmp_path):
     pid_file = tmp_path / "escaped.pid"
-    toy.add("page/hang", f"""
+    toy.add(
+        "page/hang",
+        f"""
         import subprocess, sys, time
         # A grandchild in a session of its own, holding the snippet's stdout open.
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
         open({str(pid_file)!r}, "w").write(str(child.pid))
         print("started", flush=True)
         time.sleep(300)
-    """, extra="timeout = 2")
+    """,
+        extra="timeout = 2",
+    )
     started = time.monotonic()
     record = toy.run()[0].executed[0]
     assert time.monotonic() - started < 15, "the timeout must bound the whole run, reading included"
@@ -113,12 +119,15 @@ def test_timeout_bounds_the_run_even_with_an_escaped_process_holding_stdout(toy,
 
 def test_nothing_the_snippet_started_outlives_it(toy, tmp_path):
     pid_file = tmp_path / "left.pid"
-    toy.add("page/leaves", f"""
+    toy.add(
+        "page/leaves",
+        f"""
         import subprocess, sys
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
         open({str(pid_file)!r}, "w").write(str(child.pid))
         print("done")
-    """)
+    """,
+    )
     record = toy.run()[0].executed[0]
     assert record.status == "ok" and record.stdout == "done\n"
     time.sleep(0.2)
@@ -131,8 +140,11 @@ def test_nothing_the_snippet_started_outlives_it(toy, tmp_path):
         ("raise RuntimeError('mat1 and mat2 shapes cannot be multiplied (2x65)')\n", "ok", None),
         ("print('fine')\n", "failed", "but the snippet finished without raising"),
         ("raise RuntimeError('something else')\n", "failed", "its message does not contain"),
-        ("raise TypeError('mat1 and mat2 shapes cannot be multiplied')\n", "failed",
-         "expected RuntimeError, got TypeError"),
+        (
+            "raise TypeError('mat1 and mat2 shapes cannot be multiplied')\n",
+            "failed",
+            "expected RuntimeError, got TypeError",
+        ),
     ],
 )
 def test_expected_error_is_asserted_not_allowed(toy, body, status, error):
@@ -185,8 +197,11 @@ def test_an_environment_unsafe_to_fork_runs_fresh_and_says_why(toy):
         toy.add(f"page/{name}", "print('ok')\n", extra='env = { OPENBLAS_NUM_THREADS = "2" }')
     outcome = toy.run(warm=True)[0]
     assert {r.run["mode"] for r in outcome.executed} == {"fresh"}
-    assert sorted(outcome.notes) == [f"page/{n} (cpu) runs in a fresh interpreter: a warm interpreter of its "
-                                     "environment is unsafe to fork (2 threads after its imports)" for n in "ab"]
+    assert sorted(outcome.notes) == [
+        f"page/{n} (cpu) runs in a fresh interpreter: a warm interpreter of its "
+        "environment is unsafe to fork (2 threads after its imports)"
+        for n in "ab"
+    ]
 
 
 def test_records_are_written_atomically(tmp_path, monkeypatch):
@@ -232,8 +247,11 @@ def test_shards_partition_the_work_stably(toy):
 
 def test_cli_check_reports_a_mismatch_as_a_diff_and_rewrites_nothing(toy, capsys):
     (toy.root / "value.txt").write_text("600")
-    toy.add("page/a", "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
-            extra='deps = ["value.txt"]')
+    toy.add(
+        "page/a",
+        "print(open(__file__.rsplit('/snippets/', 1)[0] + '/value.txt').read())\n",
+        extra='deps = ["value.txt"]',
+    )
     assert cli.main(["--root", str(toy.root), "run", "-j1"]) == 0
     assert cli.main(["--root", str(toy.root), "check", "-j1"]) == 0
     (toy.root / "value.txt").write_text("601")
@@ -270,7 +288,8 @@ def test_cli_names_the_file_and_line_of_a_bad_header(toy, capsys):
     assert cli.main(["--root", str(toy.root), "run"]) == 2
     assert capsys.readouterr().err.strip() == (
         "error: snippets/page/a.py:3: unknown key 'colour' in the header "
-        "(known: devices, env, timeout, expect_error, artifacts, deps, cells, publish, volatile)")
+        "(known: devices, env, timeout, expect_error, artifacts, deps, cells, publish, volatile)"
+    )
 
 
 def test_long_runs_are_started_first(toy):
@@ -307,21 +326,27 @@ def test_writing_through_file_changes_a_private_copy_and_an_absolute_path_is_cau
     toy.run()
     victim = records.record_path(toy.layout, "page/victim", "cpu")
     before = victim.read_text()
-    toy.add("page/vandal", """
+    toy.add(
+        "page/vandal",
+        """
         import pathlib
         root = pathlib.Path(__file__).parents[2]
         (root / "records/page").mkdir(parents=True, exist_ok=True)
         (root / "records/page/victim.cpu.json").write_text("{}")
         print("wrote", sorted(p.name for p in (root / "snippets/page").iterdir()))
-    """)
+    """,
+    )
     outcome = toy.run()[0]
     assert outcome.executed[0].stdout == "wrote ['vandal.py']\n"  # its copy holds itself only
     assert victim.read_text() == before and outcome.intrusions == []
     (toy.root / "docs").mkdir()
-    toy.add("page/vandal", f"""
+    toy.add(
+        "page/vandal",
+        f"""
         open({str(toy.root / "docs" / "note.txt")!r}, "w").write("x")
         open({str(victim)!r}, "w").write("{{}}")
-    """)
+    """,
+    )
     outcome = toy.run()[0]
     [intrusion] = outcome.intrusions
     assert intrusion.startswith("page/vandal (cpu) changed files of the checkout while running:")
@@ -366,8 +391,11 @@ def test_corrupt_records_are_refused_naming_the_file(toy, text, message):
 
 
 def test_volatile_lines_are_left_out_of_the_comparison_and_nothing_else(toy, tmp_path):
-    toy.add("page/tuned", "import random\nprint('choices: 2')\nprint('winner:', random.random())\n",
-            extra='volatile = ["^winner: "]')
+    toy.add(
+        "page/tuned",
+        "import random\nprint('choices: 2')\nprint('winner:', random.random())\n",
+        extra='volatile = ["^winner: "]',
+    )
     first = toy.run(records=tmp_path / "a")[0].executed[0]
     second = toy.run(records=tmp_path / "b")[0].executed[0]
     assert first.stdout != second.stdout

@@ -60,8 +60,11 @@ def test_sitemaps_are_split_per_language_once_however_often_the_hook_runs(tmp_pa
     from phase25.site import workarounds
 
     url = "https://example.org/p/"
-    both = "".join(f'<url><loc>{url}{loc}</loc><xhtml:link rel="alternate" hreflang="en" href="{url}a/"/>'
-                   f'<xhtml:link rel="alternate" hreflang="es" href="{url}es/a/"/></url>' for loc in ("a/", "es/a/"))
+    both = "".join(
+        f'<url><loc>{url}{loc}</loc><xhtml:link rel="alternate" hreflang="en" href="{url}a/"/>'
+        f'<xhtml:link rel="alternate" hreflang="es" href="{url}es/a/"/></url>'
+        for loc in ("a/", "es/a/")
+    )
     (tmp_path / "sitemap.xml").write_text(f"<urlset>{both}</urlset>")
     notebook = {"en": "labs/x/", "es": "es/labs/x/"}
     for _ in range(2):

@@ -54,8 +54,12 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shard", type=parse_shard, help="i/n: this machine's share of the work")
     parser.add_argument("--python", help="interpreter that runs the snippets (default: this one)")
     parser.add_argument("--fresh", action="store_true", help="a fresh interpreter for every run (no warm fork)")
-    parser.add_argument("--timeout-factor", type=float, default=1.0,
-                        help="multiply every timeout, for a slow interpreter such as an emulated CPU")
+    parser.add_argument(
+        "--timeout-factor",
+        type=float,
+        default=1.0,
+        help="multiply every timeout, for a slow interpreter such as an emulated CPU",
+    )
 
 
 def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
@@ -77,12 +81,14 @@ def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", help="also write the figures to this file")
     sub.add_parser("model", help="retrain the running example").add_argument(
-        "--check", action="store_true", help="compare with the committed checkpoint; write nothing")
+        "--check", action="store_true", help="compare with the committed checkpoint; write nothing"
+    )
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="python -m phase25", description=__doc__,
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    top = argparse.ArgumentParser(
+        prog="python -m phase25", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     top.add_argument("--root", help=argparse.SUPPRESS)
     top.add_argument("--records", help="records folder (default: records/)")
     sub = top.add_subparsers(dest="command", required=True)
@@ -103,7 +109,8 @@ def command(name: str) -> Callable[[argparse.Namespace, Layout], int]:
     """The function of a command, imported from its concern's module."""
     module, _, function = COMMANDS[name].partition(":")
     found: Callable[[argparse.Namespace, Layout], int] = getattr(
-        importlib.import_module(f"{__package__}.{module}"), function)
+        importlib.import_module(f"{__package__}.{module}"), function
+    )
     return found
 
 

@@ -36,6 +36,11 @@ class Standing:
             return self.record.status
         return self.state
 
+    @property
+    def usable(self) -> bool:
+        """A current record of a run that ended well: the only kind a page shows without a banner."""
+        return self.state == "current" and self.record is not None and self.record.status == "ok"
+
     def why(self) -> str:
         """The reason a record cannot be shown, or how its run failed."""
         return self.reason or (self.record.error if self.record else None) or ""

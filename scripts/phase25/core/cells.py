@@ -23,8 +23,10 @@ def spans(code: str) -> list[tuple[str, int, int]]:
     """(cell id, start of its body, end) for every cell, in file order; unnamed cells are numbered."""
     marks = list(CELL.finditer(code))
     ends = [mark.start() for mark in marks[1:]] + [len(code)]
-    return [(mark.group("id") or str(index), mark.end() + 1, end)
-            for index, (mark, end) in enumerate(zip(marks, ends, strict=True))]
+    return [
+        (mark.group("id") or str(index), mark.end() + 1, end)
+        for index, (mark, end) in enumerate(zip(marks, ends, strict=True))
+    ]
 
 
 def split_code(code: str) -> dict[str, str]:

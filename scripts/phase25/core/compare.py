@@ -59,13 +59,20 @@ def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str
                 continue
             old_lines = old.splitlines() if isinstance(old, str) else [json.dumps(old, ensure_ascii=False)]
             new_lines = new.splitlines() if isinstance(new, str) else [json.dumps(new, ensure_ascii=False)]
-            parts.append("\n".join(difflib.unified_diff(
-                old_lines, new_lines, f"{name} ({before})", f"{name} ({after})", lineterm="")))
+            parts.append(
+                "\n".join(
+                    difflib.unified_diff(old_lines, new_lines, f"{name} ({before})", f"{name} ({after})", lineterm="")
+                )
+            )
     return "\n".join(parts)
 
 
-def mismatch(expected: Record | None, actual: Record, volatile: tuple[str, ...] = (),
-             labels: tuple[str, str] = ("committed", "re-executed")) -> str:
+def mismatch(
+    expected: Record | None,
+    actual: Record,
+    volatile: tuple[str, ...] = (),
+    labels: tuple[str, str] = ("committed", "re-executed"),
+) -> str:
     """A line-by-line diff of two records' outputs (volatile lines masked); empty when they match."""
     if expected is None:
         return "  no committed record"

@@ -20,6 +20,8 @@ from .snippets import discover
 
 REPORTS = "reports/drift"
 SCHEMA = 3
+
+
 def _diff(a: dict | None, b: dict | None) -> str:
     return compare.diff_outputs(a, b, "before", "after")
 
@@ -30,8 +32,12 @@ def _label(recs: list[Record]) -> dict[str, str | None]:
         return found.most_common(1)[0][0] if found else None
 
     dates = sorted(str(r.run["date"]) for r in recs if r.run.get("date"))
-    return {"torch": most("torch"), "build": most("torch_build"), "python": most("python"),
-            "date": dates[-1] if dates else None}
+    return {
+        "torch": most("torch"),
+        "build": most("torch_build"),
+        "python": most("python"),
+        "date": dates[-1] if dates else None,
+    }
 
 
 def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
@@ -44,16 +50,28 @@ def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
         side_a += [ra] if ra else []
         side_b += [rb] if rb else []
         out_a, out_b = (r.output() if r else None for r in (ra, rb))
-        state = "missing" if not (ra or rb) else "only-a" if not rb else "only-b" if not ra else (
-            "unchanged" if out_a == out_b else "changed")
+        state = (
+            "missing"
+            if not (ra or rb)
+            else "only-a"
+            if not rb
+            else "only-b"
+            if not ra
+            else ("unchanged" if out_a == out_b else "changed")
+        )
         volatile = snippet.header.volatile
-        entries.append({
-            "snippet": snippet.id, "device": device, "state": state, "volatile": list(volatile),
-            "kind": compare.classify(out_a, out_b, volatile) if out_a and out_b and state == "changed" else None,
-            "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
-            "output": {"a": out_a, "b": out_b},
-            "diff": _diff(out_a, out_b) if state == "changed" else "",
-        })
+        entries.append(
+            {
+                "snippet": snippet.id,
+                "device": device,
+                "state": state,
+                "volatile": list(volatile),
+                "kind": compare.classify(out_a, out_b, volatile) if out_a and out_b and state == "changed" else None,
+                "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
+                "output": {"a": out_a, "b": out_b},
+                "diff": _diff(out_a, out_b) if state == "changed" else "",
+            }
+        )
     return {"schema": SCHEMA, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
 
 

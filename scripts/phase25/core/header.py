@@ -59,9 +59,7 @@ def find_block(source: str, where: str) -> Block:
     """The header block; it must open the file (a shebang or coding line may precede it)."""
     lines = source.split("\n")
     start = next((i for i, line in enumerate(lines) if _OPEN.match(line)), None)
-    if start is None or any(
-        line.strip() and not line.startswith(("#!", "# -*-")) for line in lines[:start]
-    ):
+    if start is None or any(line.strip() and not line.startswith(("#!", "# -*-")) for line in lines[:start]):
         raise SourceError(where, "no '# /// snippet' header block at the top of the file", 1)
     end = next((i for i in range(start + 1, len(lines)) if _CLOSE.match(lines[i])), None)
     if end is None:
@@ -141,8 +139,12 @@ class _Reader:
             if key not in KEYS:
                 raise self.fail(key, f"unknown key {key!r} in the header (known: {', '.join(KEYS)})")
         devices = data.get("devices", ["cpu"])
-        if (not isinstance(devices, list) or not devices or len(set(map(str, devices))) != len(devices)
-                or any(d not in DEVICES for d in devices)):
+        if (
+            not isinstance(devices, list)
+            or not devices
+            or len(set(map(str, devices))) != len(devices)
+            or any(d not in DEVICES for d in devices)
+        ):
             raise self.fail("devices", f"devices must be a non-empty list drawn from {list(DEVICES)}, got {devices!r}")
         env = data.get("env", {})
         if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):

@@ -93,12 +93,24 @@ def _number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-_TOP = {"snippet": _str, "device": lambda v: v in DEVICES, "source_sha256": _str, "env_key": _str,
-        "output": lambda v: isinstance(v, dict), "provenance": lambda v: isinstance(v, dict),
-        "run": lambda v: isinstance(v, dict)}
-_OUTPUT = {"status": lambda v: v in STATUSES, "exit_code": lambda v: v is None or type(v) is int,
-           "error": _opt_str, "stdout": _str, "stderr": _str, "artifacts": _str_map,
-           "expected_error": lambda v: v is None or (_str_map(v) and set(v) == {"type", "message"})}
+_TOP = {
+    "snippet": _str,
+    "device": lambda v: v in DEVICES,
+    "source_sha256": _str,
+    "env_key": _str,
+    "output": lambda v: isinstance(v, dict),
+    "provenance": lambda v: isinstance(v, dict),
+    "run": lambda v: isinstance(v, dict),
+}
+_OUTPUT = {
+    "status": lambda v: v in STATUSES,
+    "exit_code": lambda v: v is None or type(v) is int,
+    "error": _opt_str,
+    "stdout": _str,
+    "stderr": _str,
+    "artifacts": _str_map,
+    "expected_error": lambda v: v is None or (_str_map(v) and set(v) == {"type", "message"}),
+}
 _RUN = {"date": _str, "wall_s": _number, "git_commit": _opt_str}
 
 
@@ -126,10 +138,19 @@ def parse(text: str, where: str) -> Record:
         raise RecordError(where, "field published must map file names to text")
     out = data["output"]
     return Record(
-        snippet=data["snippet"], device=data["device"], source_sha256=data["source_sha256"],
-        env_key=data["env_key"], status=out["status"], exit_code=out["exit_code"], stdout=out["stdout"],
-        stderr=out["stderr"], artifacts=out["artifacts"], error=out["error"],
-        expected_error=out["expected_error"], provenance=data["provenance"], run=data["run"],
+        snippet=data["snippet"],
+        device=data["device"],
+        source_sha256=data["source_sha256"],
+        env_key=data["env_key"],
+        status=out["status"],
+        exit_code=out["exit_code"],
+        stdout=out["stdout"],
+        stderr=out["stderr"],
+        artifacts=out["artifacts"],
+        error=out["error"],
+        expected_error=out["expected_error"],
+        provenance=data["provenance"],
+        run=data["run"],
         published=data.get("published", {}),
     )
 

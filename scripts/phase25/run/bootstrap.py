@@ -40,8 +40,11 @@ def _isolate(run: dict[str, Any]) -> None:
 def _print_clean_traceback(exc: BaseException) -> None:
     hidden = {os.path.abspath(__file__), os.path.abspath(runpy.__file__)}
     report = traceback.TracebackException.from_exception(exc)
-    kept = [f for f in report.stack
-            if not f.filename.startswith("<frozen runpy") and os.path.abspath(f.filename) not in hidden]
+    kept = [
+        f
+        for f in report.stack
+        if not f.filename.startswith("<frozen runpy") and os.path.abspath(f.filename) not in hidden
+    ]
     report.stack = traceback.StackSummary.from_list(kept)
     sys.stderr.write("".join(report.format()))
 
@@ -76,16 +79,25 @@ def execute(run: dict[str, Any]) -> int:
     except BaseException as exc:  # noqa: BLE001 - reported, then turned into an exit status
         sys.stdout.flush()
         _print_clean_traceback(exc)
-        error = {"type": type(exc).__name__, "qualname": f"{type(exc).__module__}.{type(exc).__qualname__}",
-                 "message": str(exc)}
+        error = {
+            "type": type(exc).__name__,
+            "qualname": f"{type(exc).__module__}.{type(exc).__qualname__}",
+            "message": str(exc),
+        }
         code = 1
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
     with open(run["result"], "w", encoding="utf-8") as handle:
-        json.dump({"error": error, "exit_code": code, "provenance": provenance.collect(run["device"]),
-                   "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]})},
-                  handle)
+        json.dump(
+            {
+                "error": error,
+                "exit_code": code,
+                "provenance": provenance.collect(run["device"]),
+                "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
+            },
+            handle,
+        )
     return code
 
 

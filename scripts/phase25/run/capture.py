@@ -58,6 +58,7 @@ class Capped:
         size = self.dropped_bytes + len(lost)
         return (
             head[:cut_head].decode("utf-8", errors="replace")
-            + marker(lines, size) + "\n"
+            + marker(lines, size)
+            + "\n"
             + tail[cut_tail:].decode("utf-8", errors="replace")
         )

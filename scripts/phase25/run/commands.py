@@ -19,12 +19,19 @@ from . import archive, plan, pool
 from .cuda_probe import cuda_available
 
 
-def _execute(catalog: Catalog, todo: list[plan.Job], args: argparse.Namespace,
-             estimates: Catalog | None = None) -> pool.Outcome:
+def _execute(
+    catalog: Catalog, todo: list[plan.Job], args: argparse.Namespace, estimates: Catalog | None = None
+) -> pool.Outcome:
     """Run the jobs; the committed records' wall times order them, longest first."""
-    outcome = pool.run(catalog, todo, workers=args.jobs, warm=not args.fresh, python=args.python,
-                       estimates=estimates or (Catalog(Layout.of(catalog.layout.root)) if args.records else None),
-                       timeout_factor=args.timeout_factor)
+    outcome = pool.run(
+        catalog,
+        todo,
+        workers=args.jobs,
+        warm=not args.fresh,
+        python=args.python,
+        estimates=estimates or (Catalog(Layout.of(catalog.layout.root)) if args.records else None),
+        timeout_factor=args.timeout_factor,
+    )
     for note in outcome.notes:
         print(f"note: {note}", file=sys.stderr)
     for intrusion in outcome.intrusions:
@@ -54,8 +61,10 @@ def run(args: argparse.Namespace, layout: Layout) -> int:
         return 2
     catalog = Catalog.here(layout)
     todo, current = plan.jobs(catalog, devices, select=args.snippets, force=args.force, shard=args.shard)
-    print(f"{len(todo)} to run, {len(current)} current (devices: {', '.join(devices) or 'none'}; "
-          f"torch {catalog.torch})", file=sys.stderr)
+    print(
+        f"{len(todo)} to run, {len(current)} current (devices: {', '.join(devices) or 'none'}; torch {catalog.torch})",
+        file=sys.stderr,
+    )
     outcome = _execute(catalog, todo, args)
     if args.archive:
         archive.pack(layout, devices, Path(args.archive))
@@ -96,13 +105,16 @@ def report(args: argparse.Namespace, layout: Layout) -> int:
     print(f"{'snippet':<{width}}  device  state     wall_s  torch     date")
     for (sid, device), view in sorted(catalog.standings.items()):
         rec = view.record
-        wall, torch, date = ((rec.run["wall_s"], rec.provenance.get("torch", ""), rec.run["date"]) if rec
-                             else ("", "", ""))
+        wall, torch, date = (
+            (rec.run["wall_s"], rec.provenance.get("torch", ""), rec.run["date"]) if rec else ("", "", "")
+        )
         print(f"{sid:<{width}}  {device:<6}  {view.verdict:<8}  {wall!s:>6}  {torch!s:<8}  {date}")
     problems = catalog.problems()
     missing_cuda = sum(1 for (_, d), v in catalog.standings.items() if d == "cuda" and v.verdict == "missing")
     for problem in problems:
         print(f"problem: {problem}", file=sys.stderr)
-    print(f"\n{len(catalog.standings)} runs; {missing_cuda} CUDA records not captured yet; {len(problems)} problems",
-          file=sys.stderr)
+    print(
+        f"\n{len(catalog.standings)} runs; {missing_cuda} CUDA records not captured yet; {len(problems)} problems",
+        file=sys.stderr,
+    )
     return 1 if problems else 0

@@ -30,8 +30,13 @@ COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")
 def git_commit(root: Path) -> str | None:
     """Short commit of the tree the snippet came from, or None outside git."""
     try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
-                             capture_output=True, text=True, timeout=10, check=False)
+        out = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return out.stdout.strip() or None
@@ -51,8 +56,13 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
     shared = {**base, **environment.run_env(snippet, device)}
     warm_env = environment.warm_env(snippet, device, base)
     scripts = str(run / "tree" / "scripts")
-    description = {"snippet": str(run / "tree" / "snippets" / f"{snippet.id}.py"), "result": str(run / "result.json"),
-                   "device": device, "cells": snippet.header.cells, "scripts": scripts}
+    description = {
+        "snippet": str(run / "tree" / "snippets" / f"{snippet.id}.py"),
+        "result": str(run / "result.json"),
+        "device": device,
+        "cells": snippet.header.cells,
+        "scripts": scripts,
+    }
     env = {
         **shared,
         "PHASE25_RUN": json.dumps(description),
@@ -64,8 +74,16 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
     return {"env": env, "cwd": str(run / "work"), "run_dir": str(run), "label": f"{snippet.id} ({device})"}, warm_env
 
 
-def run_one(snippet: Snippet, device: str, layout: Layout, session: Session, *, commit: str | None = None,
-            warm: bool = False, cancel: threading.Event | None = None) -> Record | None:
+def run_one(
+    snippet: Snippet,
+    device: str,
+    layout: Layout,
+    session: Session,
+    *,
+    commit: str | None = None,
+    warm: bool = False,
+    cancel: threading.Event | None = None,
+) -> Record | None:
     """Execute one run; None when ``cancel`` stopped it (no record is made of a run cut short)."""
     run = session.run_dir(f"{snippet.id}-{device}")
     try:

@@ -54,8 +54,9 @@ class CheckoutGuard:
         """After a run: what changed since the last check, blamed on the runs that were running."""
         with self.lock:
             now = self._scan()
-            changed = sorted(k for k in set(now) | set(self.seen)
-                             if now.get(k) != self.seen.get(k) and k not in self.ours)
+            changed = sorted(
+                k for k in set(now) | set(self.seen) if now.get(k) != self.seen.get(k) and k not in self.ours
+            )
             self.seen = now
         if not changed:
             return None

@@ -10,8 +10,10 @@ import fnmatch
 import json
 import signal
 import sysconfig
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from ..core import environment, normalize
 from ..core.paths import Layout
@@ -55,56 +57,97 @@ def status_of(snippet: Snippet, exit_code: int, error: dict | None) -> tuple[str
             return "failed", f"killed by signal {signal.Signals(-exit_code).name}"
         return "failed", f"exited with status {exit_code}"
     if error is None:
-        return "failed", (f"expected {expected.type} matching {expected.match!r}, "
-                          "but the snippet finished without raising")
+        return "failed", (
+            f"expected {expected.type} matching {expected.match!r}, but the snippet finished without raising"
+        )
     if expected.type not in (error["type"], error["qualname"]):
         return "failed", f"expected {expected.type}, got {error['type']}: {error['message']}"
     if expected.match not in error["message"]:
-        return "failed", (f"{error['type']} raised, but its message does not contain {expected.match!r}: "
-                          f"{error['message']}")
+        return "failed", (
+            f"{error['type']} raised, but its message does not contain {expected.match!r}: {error['message']}"
+        )
     return "ok", None
 
 
-def make(snippet: Snippet, device: str, layout: Layout, run: Path, ended: Ended, *, commit: str | None,
-            mode: str, limit: float) -> Record:
+def _context(run: Path, layout: Layout, result: dict[str, Any]) -> normalize.Context:
+    """What normalizing this run's output replaces: its folders, the checkout, the site-packages."""
+    # The snippet's interpreter may be another one than the runner's (--python): use its own paths.
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    return normalize.Context(
+        run_dir=str(run / "work"),
+        cache_dir=str(run / "inductor-cache"),
+        repo_root=str(layout.root),
+        tree_root=str(run / "tree"),
+        tmp_dir=str(run / "tmp"),
+        site_packages=tuple(sorted(ours | set(result.get("site_packages", [])))),
+    )
+
+
+@dataclass
+class _Verdict:
+    status: str
+    diagnosis: str | None
+    artifacts: dict[str, str] = field(default_factory=dict)
+    published: dict[str, str] = field(default_factory=dict)
+
+
+def _verdict(
+    snippet: Snippet, run: Path, ended: Ended, error: dict[str, Any] | None, *, limit: float, ctx: normalize.Context
+) -> _Verdict:
+    """How the run ended, with the files it declared; a missing or oversized file fails an ok run."""
+    if ended.timed_out:
+        return _Verdict("timeout", f"killed after {limit:g} s (every process of the run)")
+    verdict = _Verdict(*status_of(snippet, ended.status if ended.status is not None else -9, error))
+    verdict.artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)
+    verdict.published, more = collect_files(run / "work", snippet.header.publish, ctx)
+    problems += more
+    if sum(len(text) for text in verdict.published.values()) > MAX_PUBLISHED_BYTES:
+        problems.append(f"published files exceed {MAX_PUBLISHED_BYTES} bytes")
+    if problems and verdict.status == "ok":
+        verdict.status, verdict.diagnosis = "failed", "; ".join(problems)
+    return verdict
+
+
+def make(
+    snippet: Snippet,
+    device: str,
+    layout: Layout,
+    run: Path,
+    ended: Ended,
+    *,
+    commit: str | None,
+    mode: str,
+    limit: float,
+) -> Record:
+    """The record of a run that ended (or was killed at its deadline)."""
     try:
         result = json.loads((run / "result.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         result = {}
-    # The snippet's interpreter may be another one than the runner's (--python): use its own paths.
-    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    ctx = normalize.Context(
-        run_dir=str(run / "work"), cache_dir=str(run / "inductor-cache"), repo_root=str(layout.root),
-        tree_root=str(run / "tree"), tmp_dir=str(run / "tmp"),
-        site_packages=tuple(sorted(ours | set(result.get("site_packages", [])))),
-    )
+    ctx = _context(run, layout, result)
     error = result.get("error")
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
-    artifacts: dict[str, str] = {}
-    published: dict[str, str] = {}
-    problems: list[str] = []
-    diagnosis: str | None
-    if ended.timed_out:
-        status, diagnosis = "timeout", f"killed after {limit:g} s (every process of the run)"
-    else:
-        status, diagnosis = status_of(snippet, ended.status if ended.status is not None else -9, error)
-        artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)
-        published, more = collect_files(run / "work", snippet.header.publish, ctx)
-        problems += more
-        if sum(len(text) for text in published.values()) > MAX_PUBLISHED_BYTES:
-            problems.append(f"published files exceed {MAX_PUBLISHED_BYTES} bytes")
-    if problems and status == "ok":
-        status, diagnosis = "failed", "; ".join(problems)
-    keep_error = error and snippet.header.expect_error and status == "ok"
+    verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx)
+    keep_error = error and snippet.header.expect_error and verdict.status == "ok"
     return Record(
-        snippet=snippet.id, device=device, source_sha256=source_sha256(snippet, layout),
-        env_key=environment.env_key(snippet, device), status=status,
+        snippet=snippet.id,
+        device=device,
+        source_sha256=source_sha256(snippet, layout),
+        env_key=environment.env_key(snippet, device),
+        status=verdict.status,
         exit_code=None if ended.timed_out else ended.status,
-        stdout=normalize.normalize(ended.stdout, ctx), stderr=normalize.normalize(ended.stderr, ctx),
-        artifacts=artifacts, error=diagnosis,
+        stdout=normalize.normalize(ended.stdout, ctx),
+        stderr=normalize.normalize(ended.stderr, ctx),
+        artifacts=verdict.artifacts,
+        error=verdict.diagnosis,
         expected_error={"type": error["type"], "message": error["message"]} if keep_error else None,
-        provenance=result.get("provenance") or {}, published=published,
-        run={"date": datetime.now(UTC).strftime("%Y-%m-%d"), "wall_s": round(ended.wall, 2), "git_commit": commit,
-             "mode": mode},
+        provenance=result.get("provenance") or {},
+        published=verdict.published,
+        run={
+            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+            "wall_s": round(ended.wall, 2),
+            "git_commit": commit,
+            "mode": mode,
+        },
     )

@@ -42,8 +42,14 @@ def in_shard(job: Job, shard: tuple[int, int] | None) -> bool:
     return int.from_bytes(hashlib.sha256(job.key.encode()).digest()[:8], "big") % total == index - 1
 
 
-def jobs(catalog: Catalog, devices: Iterable[str], *, select: Iterable[str] = (), force: bool = False,
-         shard: tuple[int, int] | None = None) -> tuple[list[Job], list[Job]]:
+def jobs(
+    catalog: Catalog,
+    devices: Iterable[str],
+    *,
+    select: Iterable[str] = (),
+    force: bool = False,
+    shard: tuple[int, int] | None = None,
+) -> tuple[list[Job], list[Job]]:
     """Split the selected jobs into (to run, already current)."""
     wanted = set(select)
     unknown = wanted - set(catalog.snippets)
@@ -78,7 +84,12 @@ def longest_first(jobs: list[Job], estimates: Catalog | None) -> list[Job]:
 
 def warm_groups(jobs: list[Job]) -> set[str]:
     """CPU jobs whose environment (and warm flavour) is shared by at least two jobs: worth a warm interpreter."""
-    envs = {job.key: (any(w in job.snippet.source for w in COMPILES),
-                      *sorted(environment.warm_env(job.snippet, job.device, {}).items())) for job in jobs}
+    envs = {
+        job.key: (
+            any(w in job.snippet.source for w in COMPILES),
+            *sorted(environment.warm_env(job.snippet, job.device, {}).items()),
+        )
+        for job in jobs
+    }
     counts = Counter(envs.values())
     return {job.key for job in jobs if job.device == "cpu" and counts[envs[job.key]] >= 2}

@@ -38,9 +38,18 @@ class Outcome:
         return [r for r in self.executed if r.status != "ok"]
 
 
-def run(catalog: Catalog, jobs: list[Job], *, workers: int = 1, progress: Progress | None = None,
-        warm: bool = True, python: str | None = None, estimates: Catalog | None = None,
-        on_record: Callable[[Record], None] | None = None, timeout_factor: float = 1.0) -> Outcome:
+def run(
+    catalog: Catalog,
+    jobs: list[Job],
+    *,
+    workers: int = 1,
+    progress: Progress | None = None,
+    warm: bool = True,
+    python: str | None = None,
+    estimates: Catalog | None = None,
+    on_record: Callable[[Record], None] | None = None,
+    timeout_factor: float = 1.0,
+) -> Outcome:
     """Execute jobs, ``workers`` at a time; each record is saved as soon as it exists."""
     started = time.monotonic()
     with Session(catalog.layout, python=python, warm=warm, timeout_factor=timeout_factor) as session:
@@ -91,8 +100,15 @@ class _Pool:
                 return
             self.progress.start(job)
             try:
-                record = execute.run_one(job.snippet, job.device, self.layout, self.session, commit=self.commit,
-                                         warm=job.key in self.use_warm, cancel=self.cancel)
+                record = execute.run_one(
+                    job.snippet,
+                    job.device,
+                    self.layout,
+                    self.session,
+                    commit=self.commit,
+                    warm=job.key in self.use_warm,
+                    cancel=self.cancel,
+                )
             except BaseException as exc:  # noqa: BLE001 - handed to the main thread, raised there
                 self.done.put(exc)
                 return
@@ -115,8 +131,9 @@ class _Pool:
         self.done.put(record)
 
 
-def _gather(done: queue.Queue, total: int, outcome: Outcome, catalog: Catalog,
-             on_record: Callable[[Record], None] | None) -> None:
+def _gather(
+    done: queue.Queue, total: int, outcome: Outcome, catalog: Catalog, on_record: Callable[[Record], None] | None
+) -> None:
     while len(outcome.executed) < total:
         try:
             item = done.get(timeout=0.2)
@@ -130,8 +147,9 @@ def _gather(done: queue.Queue, total: int, outcome: Outcome, catalog: Catalog,
             on_record(item)
 
 
-def _stop(cancel: threading.Event, pending: queue.Queue, threads: list[threading.Thread], outcome: Outcome,
-          total: int) -> None:
+def _stop(
+    cancel: threading.Event, pending: queue.Queue, threads: list[threading.Thread], outcome: Outcome, total: int
+) -> None:
     """Kill what runs, start nothing more, wait for the workers; then say what was left undone."""
     cancel.set()
     queued = pending.qsize()
@@ -142,5 +160,7 @@ def _stop(cancel: threading.Event, pending: queue.Queue, threads: list[threading
         except KeyboardInterrupt:  # a second Ctrl-C: the kills are already on their way
             continue
     stopped = total - len(outcome.executed) - queued
-    raise Interrupted(f"interrupted: {max(stopped, 0)} running run(s) stopped and {queued} not started, "
-                      "no record written for them, nothing left behind")
+    raise Interrupted(
+        f"interrupted: {max(stopped, 0)} running run(s) stopped and {queued} not started, "
+        "no record written for them, nothing left behind"
+    )

@@ -92,8 +92,9 @@ class Warm:
 class Session:
     """Use as a context manager; every run of one runner call happens inside one session."""
 
-    def __init__(self, layout: Layout, *, python: str | None = None, warm: bool = True,
-                 timeout_factor: float = 1.0) -> None:
+    def __init__(
+        self, layout: Layout, *, python: str | None = None, warm: bool = True, timeout_factor: float = 1.0
+    ) -> None:
         self.layout = layout
         self.python = python or sys.executable
         self.timeout_factor = timeout_factor  # > 1 for a slow interpreter (an emulated CPU)
@@ -111,8 +112,11 @@ class Session:
         self.root = Path(tempfile.mkdtemp(prefix="phase25-"))
         self.watchdog = subprocess.Popen(
             [sys.executable, "-m", "phase25.run.supervise", "--watch", str(self.root)],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": SCRIPTS}, start_new_session=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": SCRIPTS},
+            start_new_session=True,
         )
         return self
 
@@ -161,20 +165,26 @@ class Session:
             if warm_env is not None and self.use_warm and warm is None:
                 self.note(f"{spec['label']} runs in a fresh interpreter: {self._unsafe[_key(warm_env, flavour)]}")
             if warm is not None and not warm.relog and any(k in spec["env"] for k in TORCH_LOGGING):
-                self.note(f"{spec['label']} runs in a fresh interpreter: it sets torch's logging variables, "
-                          "which this torch cannot read again after a fork")
+                self.note(
+                    f"{spec['label']} runs in a fresh interpreter: it sets torch's logging variables, "
+                    "which this torch cannot read again after a fork"
+                )
                 warm = None
             if warm is not None:
                 with warm.lock:
-                    socket.send_fds(warm.control, [json.dumps({"spec": spec}).encode()],
-                                    [theirs.fileno(), out_w, err_w])
+                    socket.send_fds(
+                        warm.control, [json.dumps({"spec": spec}).encode()], [theirs.fileno(), out_w, err_w]
+                    )
                 link = Link(ours, out_r, err_r, warm=True)
             else:
                 supervisor = subprocess.Popen(
                     [sys.executable, "-m", "phase25.run.supervise", str(theirs.fileno())],
-                    pass_fds=(theirs.fileno(), out_w, err_w), stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    env={**os.environ, "PYTHONPATH": SCRIPTS}, start_new_session=True,
+                    pass_fds=(theirs.fileno(), out_w, err_w),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env={**os.environ, "PYTHONPATH": SCRIPTS},
+                    start_new_session=True,
                 )
                 link = Link(ours, out_r, err_r, supervisor=supervisor)
                 link.send({"spec": {**spec, "fds": {"stdout": out_w, "stderr": err_w}}})
@@ -197,10 +207,18 @@ class Session:
         scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
         self._share_headers(scratch)  # Inductor fixes its header folder at import, in the warm interpreter
         process = subprocess.Popen(
-            [self.python, "-m", "phase25.run.warm", str(theirs.fileno()), flavour], pass_fds=(theirs.fileno(),),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**env, "PYTHONPATH": SCRIPTS, "PHASE25_SESSION_ROOT": str(self.root), "TMPDIR": str(scratch),
-                 "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache")},
+            [self.python, "-m", "phase25.run.warm", str(theirs.fileno()), flavour],
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={
+                **env,
+                "PYTHONPATH": SCRIPTS,
+                "PHASE25_SESSION_ROOT": str(self.root),
+                "TMPDIR": str(scratch),
+                "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache"),
+            },
             start_new_session=True,
         )
         theirs.close()

@@ -74,8 +74,9 @@ def wait(link: Link, timeout: float, cancel: threading.Event | None) -> Ended:
     selector.close()
     wall = (ended_at or time.monotonic()) - started
     killed = timed_out or cancelled
-    return Ended(None if killed else status, timed_out, cancelled,
-                 streams[link.stdout].text(), streams[link.stderr].text(), wall)
+    return Ended(
+        None if killed else status, timed_out, cancelled, streams[link.stdout].text(), streams[link.stderr].text(), wall
+    )
 
 
 def _force_kill(link: Link, supervisor: int | None) -> None:

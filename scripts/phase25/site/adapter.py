@@ -225,8 +225,13 @@ def on_post_build(config: MkDocsConfig) -> None:
             lang, rel = src_uri.split("/", 1)
             if lang == strings.DEFAULT:
                 path = Path(rel).with_suffix("").as_posix() + "/"
-                notebooks.append({code: (path if code == strings.DEFAULT else f"{code}/{path}")
-                                  for code in strings.LANGUAGES if f"{code}/{rel}" in _CURRENT.downloads})
+                notebooks.append(
+                    {
+                        code: (path if code == strings.DEFAULT else f"{code}/{path}")
+                        for code in strings.LANGUAGES
+                        if f"{code}/{rel}" in _CURRENT.downloads
+                    }
+                )
     workarounds.sitemap_per_language(site, config.site_url, notebooks)
     if _CURRENT is not None and _CURRENT.not_found:
         (site / "404.html").write_text(_CURRENT.not_found, encoding="utf-8")

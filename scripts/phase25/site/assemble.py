@@ -20,8 +20,11 @@ from .renderers import render
 
 SLOT = "<!--phase25-slot-{}-->"
 _SLOT = re.compile(r"(?:<p>)?<!--phase25-slot-(\d+)-->(?:</p>)?")
-_BODY = re.compile(r"(?:<p>)?<!--phase25-body-begin (\d+)-->(?:</p>)?(?P<html>.*?)"
-                   r"(?:<p>)?<!--phase25-body-end \1-->(?:</p>)?", re.DOTALL)
+_BODY = re.compile(
+    r"(?:<p>)?<!--phase25-body-begin (\d+)-->(?:</p>)?(?P<html>.*?)"
+    r"(?:<p>)?<!--phase25-body-end \1-->(?:</p>)?",
+    re.DOTALL,
+)
 _BODY_SLOT = re.compile(r"<!--phase25-body-slot (\d+)-->")
 
 
@@ -52,7 +55,10 @@ def prepare(markdown: str, page: Page) -> Prepared:
         if directive.kind in directives.WITH_BODY:
             body = [indent + line if line.strip() else "" for line in directive.body.split("\n")]
             lines[directive.line - 1 : directive.end] = [
-                f"{indent}<!--phase25-body-begin {number}-->", "", *body, "",
+                f"{indent}<!--phase25-body-begin {number}-->",
+                "",
+                *body,
+                "",
                 f"{indent}<!--phase25-body-end {number}-->",
             ]
         else:
@@ -85,8 +91,9 @@ def finish(html: str, prepared: Prepared, shown: set[str]) -> tuple[str, list[Pr
     html = _BODY_SLOT.sub(lambda m: f'<div class="device-note">{bodies.get(int(m.group(1)), "")}</div>', html)
     for number, snippet_id in prepared.body_targets.items():
         if snippet_id not in shown:
-            problems.append(Problem(prepared.body_lines[number],
-                                    f"a note on {snippet_id}, which this page does not show"))
+            problems.append(
+                Problem(prepared.body_lines[number], f"a note on {snippet_id}, which this page does not show")
+            )
     return html, problems
 
 
@@ -95,8 +102,9 @@ def render_markdown(markdown: str, page: Page, extensions: list | None = None) -
     import markdown as md
 
     prepared = prepare(markdown, page)
-    converter = md.Markdown(extensions=extensions or ["admonition", "attr_list", "md_in_html", "pymdownx.details",
-                                                      "pymdownx.superfences"])
+    converter = md.Markdown(
+        extensions=extensions or ["admonition", "attr_list", "md_in_html", "pymdownx.details", "pymdownx.superfences"]
+    )
     shown = {d.arg for d in directives.parse(markdown, page.where) if d.kind == "snippet"}
     html, problems = finish(converter.convert(prepared.markdown), prepared, {s for s in shown if s})
     return html, prepared.problems + problems

@@ -35,14 +35,17 @@ class Kind:
     shows_snippet: bool = False  # it stands for a snippet's code and output
 
 
-KINDS = {kind.name: kind for kind in (
-    Kind("snippet", "::: snippet <page>/<name>", 1, shows_snippet=True),
-    Kind("cell", "::: cell <lab-page>/<name>#<cell-id>", 1, lab_only=True, shows_snippet=True),
-    Kind("execution-report", "::: execution-report", 0),
-    Kind("drift-report", "::: drift-report <name>", 1),
-    Kind("note", "::: note <page>/<name> <device>   (then the note, indented by four spaces)", 2, body=True),
-    Kind("pending", "::: pending <page>/<name> <device>   (then the text, indented by four spaces)", 2, body=True),
-)}
+KINDS = {
+    kind.name: kind
+    for kind in (
+        Kind("snippet", "::: snippet <page>/<name>", 1, shows_snippet=True),
+        Kind("cell", "::: cell <lab-page>/<name>#<cell-id>", 1, lab_only=True, shows_snippet=True),
+        Kind("execution-report", "::: execution-report", 0),
+        Kind("drift-report", "::: drift-report <name>", 1),
+        Kind("note", "::: note <page>/<name> <device>   (then the note, indented by four spaces)", 2, body=True),
+        Kind("pending", "::: pending <page>/<name> <device>   (then the text, indented by four spaces)", 2, body=True),
+    )
+}
 WITH_BODY = tuple(name for name, kind in KINDS.items() if kind.body)
 
 
@@ -96,8 +99,9 @@ def parse(markdown: str, where: str = "page") -> list[Directive]:
         if kind in WITH_BODY:
             body, end = _body(lines, number, match.group("indent"))
             if not body:
-                raise SourceError(where, f"'{line.strip()}' has no text: indent it by four spaces under the line",
-                                  number)
+                raise SourceError(
+                    where, f"'{line.strip()}' has no text: indent it by four spaces under the line", number
+                )
             skip_until = end
         found.append(Directive(number, match.group("indent"), kind, args, body, end))
     return found

@@ -74,15 +74,22 @@ def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
         raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
     standing = catalog.standing(snippet_id, "cpu")
     if standing.state != "current" or standing.record is None or standing.record.status != "ok":
-        raise LabError(f"{lab.source}: the CPU record of {snippet_id} is {standing.state} "
-                       f"({standing.reason or (standing.record and standing.record.error)}); run `make records`")
+        raise LabError(
+            f"{lab.source}: the CPU record of {snippet_id} is {standing.state} "
+            f"({standing.reason or (standing.record and standing.record.error)}); run `make records`"
+        )
     outputs = []
     for name, stream in (("stdout", standing.record.stdout), ("stderr", standing.record.stderr)):
         printed = cells.split_output(stream).get(cell_id, "")
         if printed.strip():
             outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
-    return snippet_id, {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": outputs,
-                        "source": _lines(code[cell_id])}
+    return snippet_id, {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": outputs,
+        "source": _lines(code[cell_id]),
+    }
 
 
 def build(lab: Lab, catalog: Catalog) -> dict:
@@ -118,8 +125,10 @@ def build(lab: Lab, catalog: Catalog) -> dict:
             cell["execution_count"] = count
     return {
         "cells": notebook,
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-                     "language_info": {"name": "python"}},
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
         "nbformat": 4,
         "nbformat_minor": 5,
     }
@@ -156,18 +165,19 @@ def write_all(catalog: Catalog, docs: Path) -> list[Path]:
     return changed
 
 
-COMMANDS = ("```bash\npython3 -m venv .venv\n.venv/bin/pip install torch=={torch} jupyter\n"
-            ".venv/bin/jupyter lab {notebook}\n```")
+COMMANDS = (
+    "```bash\npython3 -m venv .venv\n.venv/bin/pip install torch=={torch} jupyter\n"
+    ".venv/bin/jupyter lab {notebook}\n```"
+)
 README = {
     "en": "# {title}\n\nThis folder runs on its own, outside the site's repository: the notebook, the Python files its "
-          "code imports and the running example's trained weights.\n\n" + COMMANDS + "\n\n"
-          "The outputs saved in the notebook were printed by the site's build machine with torch {torch}; a "
-          "different torch or CPU may print other values where the notebook says so.\n",
+    "code imports and the running example's trained weights.\n\n" + COMMANDS + "\n\n"
+    "The outputs saved in the notebook were printed by the site's build machine with torch {torch}; a "
+    "different torch or CPU may print other values where the notebook says so.\n",
     "es": "# {title}\n\nEsta carpeta funciona por sí sola, fuera del repositorio del sitio: el cuaderno, los "
-          "archivos de Python que importa su código y los pesos entrenados del ejemplo conductor.\n\n"
-          + COMMANDS + "\n\n"
-          "Las salidas guardadas en el cuaderno las imprimió la máquina que genera el sitio, con torch {torch}; "
-          "otro torch u otra CPU pueden imprimir otros valores donde el cuaderno lo indica.\n",
+    "archivos de Python que importa su código y los pesos entrenados del ejemplo conductor.\n\n" + COMMANDS + "\n\n"
+    "Las salidas guardadas en el cuaderno las imprimió la máquina que genera el sitio, con torch {torch}; "
+    "otro torch u otra CPU pueden imprimir otros valores donde el cuaderno lo indica.\n",
 }
 
 

@@ -25,8 +25,12 @@ def outside_fences(lines: list[str]) -> Iterator[tuple[int, str]]:
             fence = found.group("fence")
             continue
         if fence is not None:
-            if (found and found.group("fence")[0] == fence[0] and len(found.group("fence")) >= len(fence)
-                    and not line.strip()[len(found.group("fence")):].strip()):
+            if (
+                found
+                and found.group("fence")[0] == fence[0]
+                and len(found.group("fence")) >= len(fence)
+                and not line.strip()[len(found.group("fence")) :].strip()
+            ):
                 fence = None
             continue
         yield number, line

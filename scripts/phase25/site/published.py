@@ -14,5 +14,8 @@ def published_url(record: Record, name: str) -> str:
 
 def outside_files(record: Record) -> dict[str, str]:
     """The artifacts too big to inline: site path (a .txt a browser shows as it is) -> content."""
-    return {published_url(record, f"{name}.txt"): content for name, content in sorted(record.artifacts.items())
-            if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES}
+    return {
+        published_url(record, f"{name}.txt"): content
+        for name, content in sorted(record.artifacts.items())
+        if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES
+    }

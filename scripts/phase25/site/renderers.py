@@ -22,6 +22,7 @@ RENDERERS: dict[str, Renderer] = {
 def render(directive: Directive, page: Page) -> Rendered:
     """Render one directive; a kind that belongs in labs (``cell``) is an error on a page."""
     if KINDS[directive.kind].lab_only:
-        return Rendered("", [Problem(directive.line,
-                                     f"'::: {directive.kind}' belongs in a lab's .lab.md, not on a page")])
+        return Rendered(
+            "", [Problem(directive.line, f"'::: {directive.kind}' belongs in a lab's .lab.md, not on a page")]
+        )
     return RENDERERS[directive.kind](directive, page)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core import drift
 from ..core.catalog import VERDICTS
 from .directives import Directive
@@ -36,43 +38,83 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
         ]
         rows.append(f'<tr class="report-{verdict}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     summary = text(lang, "report_summary", total=len(catalog.standings), snippets=len(catalog.snippets), **tally)
-    heads = [text(lang, k) for k in ("report_snippet", "report_device", "report_status", "report_wall",
-                                     "report_torch", "report_where", "report_date")]
+    heads = [
+        text(lang, k)
+        for k in (
+            "report_snippet",
+            "report_device",
+            "report_status",
+            "report_wall",
+            "report_torch",
+            "report_where",
+            "report_date",
+        )
+    ]
     return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + _table("execution-report", heads, rows))
 
 
-def drift_report(directive: Directive, page: Page) -> Rendered:
-    """A drift report: one row per snippet with its kind of change, each diff one click away."""
-    lang, name = page.lang, directive.arg or ""
-    try:
-        report = drift.load(page.layout.root, name)
-    except (OSError, ValueError) as exc:
-        return Rendered(admonition("failure", "Drift report", escape(str(exc))),
-                        [Problem(directive.line, f"drift report {name!r} cannot be read: {exc}")])
-    problems = [Problem(directive.line, f"drift report {name}: {p}") for p in drift.problems(report)]
-    if problems:
-        return Rendered(admonition("failure", "Drift report", escape(problems[0].message)), problems)
+def _drift_summary(report: dict[str, Any], lang: str) -> str:
+    """The two sentences above the table: what was compared, and how the changes divide by kind."""
     tally = drift.counts(report)
-    summary = text(lang, "drift_summary", total=len(report["entries"]),
-                   a=report["a"].get("build") or report["a"]["torch"], a_date=report["a"]["date"],
-                   b=report["b"].get("build") or report["b"]["torch"], b_date=report["b"]["date"],
-                   changed=tally["changed"], unchanged=tally["unchanged"],
-                   other=tally["only-a"] + tally["only-b"] + tally["missing"])
-    classes = text(lang, "drift_classes", real=tally["real"], build=tally["build"], volatile=tally["volatile"],
-                   lines=tally["line-numbers"])
-    rows, details = [], []
+    a, b = report["a"], report["b"]
+    summary = text(
+        lang,
+        "drift_summary",
+        total=len(report["entries"]),
+        a=a.get("build") or a["torch"],
+        a_date=a["date"],
+        b=b.get("build") or b["torch"],
+        b_date=b["date"],
+        changed=tally["changed"],
+        unchanged=tally["unchanged"],
+        other=tally["only-a"] + tally["only-b"] + tally["missing"],
+    )
+    classes = text(
+        lang,
+        "drift_classes",
+        real=tally["real"],
+        build=tally["build"],
+        volatile=tally["volatile"],
+        lines=tally["line-numbers"],
+    )
+    return f'<p class="drift-summary">{escape(summary)}</p><p class="drift-classes">{escape(classes)}</p>'
+
+
+def _drift_rows(report: dict[str, Any], page: Page) -> tuple[list[str], list[str]]:
+    """One table row per snippet, and the folded diff of each one that changed."""
+    lang, rows, details = page.lang, [], []
     for entry in report["entries"]:
         digest = page.catalog.digests.get(entry["snippet"])
         edited = digest is not None and entry["source_sha256"]["a"] not in (None, digest)
         note = f" ({text(lang, 'drift_edited')})" if edited else ""
         kind = text(lang, f"drift_kind_{entry['kind'] or 'none'}")
-        rows.append(f'<tr class="drift-{entry["state"]}" data-kind="{entry["kind"] or ""}">'
-                    f'<td><code>{escape(entry["snippet"])}</code></td>'
-                    f"<td>{escape(text(lang, 'drift_' + entry['state']) + note)}</td><td>{escape(kind)}</td></tr>")
+        rows.append(
+            f'<tr class="drift-{entry["state"]}" data-kind="{entry["kind"] or ""}">'
+            f"<td><code>{escape(entry['snippet'])}</code></td>"
+            f"<td>{escape(text(lang, 'drift_' + entry['state']) + note)}</td><td>{escape(kind)}</td></tr>"
+        )
         if entry["diff"]:
-            details.append(f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '
-                           f"<code>{escape(entry['snippet'])}</code> ({escape(kind)})</summary>"
-                           f'<div class="highlight"><pre><code>{escape(entry["diff"])}</code></pre></div></details>')
-    heads = [text(lang, "report_snippet"), text(lang, "report_status"), text(lang, "drift_kind")]
-    return Rendered(f'<p class="drift-summary">{escape(summary)}</p><p class="drift-classes">{escape(classes)}</p>'
-                    + _table("drift-report", heads, rows) + "".join(details))
+            details.append(
+                f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '
+                f"<code>{escape(entry['snippet'])}</code> ({escape(kind)})</summary>"
+                f'<div class="highlight"><pre><code>{escape(entry["diff"])}</code></pre></div></details>'
+            )
+    return rows, details
+
+
+def drift_report(directive: Directive, page: Page) -> Rendered:
+    """A drift report: one row per snippet with its kind of change, each diff one click away."""
+    name = directive.arg or ""
+    try:
+        report = drift.load(page.layout.root, name)
+    except (OSError, ValueError) as exc:
+        return Rendered(
+            admonition("failure", "Drift report", escape(str(exc))),
+            [Problem(directive.line, f"drift report {name!r} cannot be read: {exc}")],
+        )
+    problems = [Problem(directive.line, f"drift report {name}: {p}") for p in drift.problems(report)]
+    if problems:
+        return Rendered(admonition("failure", "Drift report", escape(problems[0].message)), problems)
+    rows, details = _drift_rows(report, page)
+    heads = [text(page.lang, key) for key in ("report_snippet", "report_status", "drift_kind")]
+    return Rendered(_drift_summary(report, page.lang) + _table("drift-report", heads, rows) + "".join(details))

@@ -28,8 +28,12 @@ CODE_SPAN = re.compile(r"`([^`\n]+)`")
 def output_block(output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = ()) -> str:
     lines = output.rstrip("\n").split("\n")
     patterns = [re.compile(p) for p in volatile]
-    body = "\n".join(f'<span class="snippet-volatile">{escape(line)}</span>' if any(p.search(line) for p in patterns)
-                     else escape(line) for line in lines)
+    body = "\n".join(
+        f'<span class="snippet-volatile">{escape(line)}</span>'
+        if any(p.search(line) for p in patterns)
+        else escape(line)
+        for line in lines
+    )
     body = capture.MARKER.sub(
         lambda m: f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=m.group("lines")))}</span>', body
     )
@@ -41,8 +45,8 @@ def output_block(output: str, lang: str, label: str | None = None, volatile: tup
     return caption + block
 
 
-def record_body(record: Record, page: Page) -> str:
-    """A record's output: streams, files it wrote, published reports, provenance."""
+def _streams(record: Record, page: Page) -> list[str]:
+    """stdout and stderr (each labelled when both exist), the volatile-lines note, or a word that there is none."""
     lang = page.lang
     volatile = page.catalog.snippets[record.snippet].header.volatile
     pieces = []
@@ -59,6 +63,12 @@ def record_body(record: Record, page: Page) -> str:
         pieces.append(f'<p class="snippet-volatile-note">{escape(text(lang, "volatile", machine=machine))}</p>')
     if not has_out and not has_err:
         pieces.append(f"<p>{escape(text(lang, 'no_output'))}</p>")
+    return pieces
+
+
+def _artifacts(record: Record, page: Page) -> list[str]:
+    """The files the snippet wrote: a diagram drawn, a small file folded, a big one linked."""
+    lang, pieces = page.lang, []
     for name, content in sorted(record.artifacts.items()):
         if name.endswith(".mmd"):  # a diagram the snippet drew from what it saw: shown, not folded
             pieces.append(f'<pre class="mermaid snippet-diagram"><code>{escape(content)}</code></pre>')
@@ -69,57 +79,85 @@ def record_body(record: Record, page: Page) -> str:
             link = f'<a href="{escape(page.site_root + outside)}">{escape(text(lang, "open_file", name=name))}</a>'
             pieces.append(f'<p class="snippet-artifact">{summary}: {link}</p>')
             continue
-        pieces.append(f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
-                      f"{page.highlighter.block(content, name)}</details>")
+        pieces.append(
+            f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
+            f"{page.highlighter.block(content, name)}</details>"
+        )
+    return pieces
+
+
+def _published(record: Record, page: Page) -> list[str]:
+    """Pictures the snippet published, shown; every published file counted and the main one linked."""
+    lang, pieces = page.lang, []
     for name in sorted(n for n in record.published if n.endswith(".svg")):  # a picture the snippet drew: shown
         src = escape(page.site_root + published_url(record, name))
         alt = escape(text(lang, "figure", name=name))
         pieces.append(f'<figure class="snippet-figure"><img src="{src}" alt="{alt}" loading="lazy"></figure>')
     if record.published:
         main = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
-        links = ", ".join(f'<a href="{escape(page.site_root + published_url(record, n))}">{escape(n)}</a>'
-                          for n in main)
-        count_ = escape(text(lang, "published", files=count(lang, len(record.published), "file")))
-        pieces.append(f'<p class="snippet-published">{count_} {links}</p>')
-    pieces.append(f'<p class="snippet-provenance">{escape(provenance_line(record, lang))}</p>')
-    return "".join(pieces)
+        links = ", ".join(
+            f'<a href="{escape(page.site_root + published_url(record, n))}">{escape(n)}</a>' for n in main
+        )
+        files = escape(text(lang, "published", files=count(lang, len(record.published), "file")))
+        pieces.append(f'<p class="snippet-published">{files} {links}</p>')
+    return pieces
+
+
+def record_body(record: Record, page: Page) -> str:
+    """A record's output: streams, files it wrote, published reports, provenance."""
+    provenance = f'<p class="snippet-provenance">{escape(provenance_line(record, page.lang))}</p>'
+    return "".join([*_streams(record, page), *_artifacts(record, page), *_published(record, page), provenance])
+
+
+def _tied_text_problems(snippet_id: str, device: str, standing: Standing, page: Page, line: int) -> list[Problem]:
+    """A note needs a current record to describe; a pending text must go once the record exists."""
+    where = f"snippet {snippet_id} ({device})"
+    problems = []
+    if page.bodies.get(("note", snippet_id, device)) and not standing.usable:
+        problems.append(
+            Problem(
+                line,
+                f"{where}: a note describes an output that is {standing.verdict}; "
+                "keep it as '::: pending' until the record is current",
+            )
+        )
+    if page.bodies.get(("pending", snippet_id, device)) and standing.state != "missing":
+        problems.append(
+            Problem(
+                line,
+                f"{where}: the record exists now; replace the '::: pending' text with a "
+                "'::: note' that says what the output shows",
+            )
+        )
+    return problems
 
 
 def device_panel(snippet_id: str, device: str, standing: Standing, page: Page, line: int) -> Rendered:
     """One device tab: the output, or why there is none; and the notes tied to it."""
-    lang = page.lang
-    notes = page.bodies.get(("note", snippet_id, device), [])
-    pending = page.bodies.get(("pending", snippet_id, device), [])
-    problems: list[Problem] = []
-    usable = standing.state == "current" and standing.record is not None and standing.record.status == "ok"
-    if notes and not usable:
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): a note describes an output that is "
-                                      f"{standing.verdict}; keep it as '::: pending' until the record is current"))
-    if pending and standing.state != "missing":
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): the record exists now; replace the "
-                                      "'::: pending' text with a '::: note' that says what the output shows"))
+    lang, where = page.lang, f"snippet {snippet_id} ({device})"
+    problems = _tied_text_problems(snippet_id, device, standing, page, line)
     if standing.state == "corrupt":
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): record cannot be read: {standing.reason}"))
+        problems.append(Problem(line, f"{where}: record cannot be read: {standing.reason}"))
         return Rendered(admonition("failure", text(lang, "corrupt_title"), escape(standing.reason)), problems)
     if standing.state == "missing":
-        slots = "".join(body_slot(n) for n in pending)
+        slots = "".join(body_slot(n) for n in page.bodies.get(("pending", snippet_id, device), []))
         if device == "cuda":
             note = admonition("info", text(lang, "not_captured_title"), inline_code(text(lang, "not_captured")))
             return Rendered(note + slots, problems)
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): no record (run `make records`)"))
-        return Rendered(admonition("failure", text(lang, "missing_title"),
-                                   inline_code(text(lang, "missing", device=DEVICE_LABELS[device]))), problems)
+        problems.append(Problem(line, f"{where}: no record (run `make records`)"))
+        missing = inline_code(text(lang, "missing", device=DEVICE_LABELS[device]))
+        return Rendered(admonition("failure", text(lang, "missing_title"), missing), problems)
     record = standing.record
     assert record is not None
     banner = ""
     if standing.state == "stale":
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): stale record: {standing.reason}"))
+        problems.append(Problem(line, f"{where}: stale record: {standing.reason}"))
         banner = admonition("warning", text(lang, "stale_title"), escape(text(lang, "stale", reason=standing.reason)))
     if record.status != "ok":
-        problems.append(Problem(line, f"snippet {snippet_id} ({device}): the recorded run {record.status}: "
-                                      f"{record.error}"))
+        problems.append(Problem(line, f"{where}: the recorded run {record.status}: {record.error}"))
         banner += admonition("failure", text(lang, "failed_title"), escape(record.error or record.status))
-    notes_html = "".join(body_slot(n) for n in notes) if usable else ""
+    notes = page.bodies.get(("note", snippet_id, device), [])
+    notes_html = "".join(body_slot(n) for n in notes) if standing.usable else ""
     return Rendered(banner + record_body(record, page) + notes_html, problems)
 
 
@@ -128,22 +166,28 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     snippet_id = directive.arg or ""
     snippet = page.catalog.snippets.get(snippet_id)
     if snippet is None:
-        return Rendered(admonition("failure", "Unknown snippet", escape(snippet_id)),
-                        [Problem(directive.line, f"no snippet {snippet_id!r} (expected snippets/<page>/<name>.py)")])
+        return Rendered(
+            admonition("failure", "Unknown snippet", escape(snippet_id)),
+            [Problem(directive.line, f"no snippet {snippet_id!r} (expected snippets/<page>/<name>.py)")],
+        )
     page.count += 1
     name = f"__snippet_{page.count}"
-    panels = [device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
-              for d in snippet.header.devices]
+    panels = [
+        device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
+        for d in snippet.header.devices
+    ]
     labels = [DEVICE_LABELS[d] for d in snippet.header.devices]
-    inputs = "".join(f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
-                     for i in range(1, len(labels) + 1))
+    inputs = "".join(
+        f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
+        for i in range(1, len(labels) + 1)
+    )
     label_html = "".join(f'<label for="{name}_{i}">{escape(label)}</label>' for i, label in enumerate(labels, 1))
     blocks = "".join(f'<div class="tabbed-block">{panel.html}</div>' for panel in panels)
     html = (
         f'<div class="snippet" data-snippet="{escape(snippet_id)}">'
         f'<div class="snippet-code"><p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code> · '
-        f'{escape(text(page.lang, "header_lines", last=snippet.code_line - 1))}</p>'
-        f'{page.highlighter.block(snippet.code, classes="language-python", first_line=snippet.code_line)}</div>'
+        f"{escape(text(page.lang, 'header_lines', last=snippet.code_line - 1))}</p>"
+        f"{page.highlighter.block(snippet.code, classes='language-python', first_line=snippet.code_line)}</div>"
         f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
         f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
     )
@@ -155,14 +199,19 @@ def render_body_anchor(directive: Directive, page: Page) -> Rendered:
     snippet_id, device = directive.target
     snippet = page.catalog.snippets.get(snippet_id)
     if snippet is None or device not in snippet.header.devices:
-        return Rendered("", [Problem(directive.line, f"'::: {directive.kind} {snippet_id} {device}': no such "
-                                                      "(snippet, device)")])
+        return Rendered(
+            "", [Problem(directive.line, f"'::: {directive.kind} {snippet_id} {device}': no such (snippet, device)")]
+        )
     problems = []
     standing = page.catalog.standing(snippet_id, device)
     if directive.kind == "note" and standing.record is not None:
         shown = "\n".join([standing.record.stdout, standing.record.stderr, *standing.record.artifacts.values()])
         for quoted in CODE_SPAN.findall(directive.body):
             if quoted not in shown:
-                problems.append(Problem(directive.line, f"the note on {snippet_id} ({device}) quotes `{quoted}`, "
-                                                        "which its output does not show"))
+                problems.append(
+                    Problem(
+                        directive.line,
+                        f"the note on {snippet_id} ({device}) quotes `{quoted}`, which its output does not show",
+                    )
+                )
     return Rendered("", problems)

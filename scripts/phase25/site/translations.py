@@ -41,11 +41,15 @@ def _differences(rel: str, what: str, english: list[tuple[int, str]], spanish: l
     matcher = difflib.SequenceMatcher(a=[t for _, t in english], b=[t for _, t in spanish], autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
         if op in ("delete", "replace"):
-            issues += [Issue(f"{TARGET}/{rel}", f"missing {what} {text} (English line {line})")
-                       for line, text in english[a1:a2]]
+            issues += [
+                Issue(f"{TARGET}/{rel}", f"missing {what} {text} (English line {line})")
+                for line, text in english[a1:a2]
+            ]
         if op in ("insert", "replace"):
-            issues += [Issue(f"{TARGET}/{rel}:{line}", f"{what} {text} is not in the English page")
-                       for line, text in spanish[b1:b2]]
+            issues += [
+                Issue(f"{TARGET}/{rel}:{line}", f"{what} {text} is not in the English page")
+                for line, text in spanish[b1:b2]
+            ]
     return issues
 
 
@@ -77,8 +81,9 @@ def parity(docs: Path) -> list[Issue]:
         en_text = (docs / SOURCE / rel).read_text(encoding="utf-8")
         es_text = (docs / TARGET / rel).read_text(encoding="utf-8")
         try:
-            issues += _differences(rel, "directive", _directives(en_text, f"{SOURCE}/{rel}"),
-                                   _directives(es_text, f"{TARGET}/{rel}"))
+            issues += _differences(
+                rel, "directive", _directives(en_text, f"{SOURCE}/{rel}"), _directives(es_text, f"{TARGET}/{rel}")
+            )
         except SourceError as exc:
             issues.append(Issue(exc.path, str(exc).split(": ", 1)[1]))
         for lang, text in ((SOURCE, en_text), (TARGET, es_text)):

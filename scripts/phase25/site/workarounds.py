@@ -54,8 +54,9 @@ def notebooks_as_pages(files: Files, config: MkDocsConfig) -> Files:
     for notebook in [f for f in files if f.src_uri.endswith(".ipynb") and plugin.should_include(f)]:
         stem = PurePosixPath(notebook.dest_uri).with_suffix("")
         dest = f"{stem}/index.html" if config.use_directory_urls else f"{stem}.html"
-        page = NotebookPage(notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls,
-                            dest_uri=dest)
+        page = NotebookPage(
+            notebook.src_uri, notebook.src_dir, config.site_dir, config.use_directory_urls, dest_uri=dest
+        )
         page.__dict__.update({k: v for k, v in vars(notebook).items() if k not in vars(page)})
         rel = notebook.src_uri.split("/", 1)[1]
         stem_rel = PurePosixPath(rel).with_suffix("")
@@ -89,8 +90,9 @@ def split_search_index(site: Path) -> None:
     prefixes = {lang: f"{lang}/" for lang in strings.LANGUAGES if lang != strings.DEFAULT}
     default = [d for d in index["docs"] if not d["location"].startswith(tuple(prefixes.values()))]
     for lang, prefix in prefixes.items():
-        docs = [{**d, "location": d["location"][len(prefix):]}
-                for d in index["docs"] if d["location"].startswith(prefix)]
+        docs = [
+            {**d, "location": d["location"][len(prefix) :]} for d in index["docs"] if d["location"].startswith(prefix)
+        ]
         if docs:
             target = site / lang / "search" / "search_index.json"
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -111,21 +113,26 @@ def alternates_in_sitemaps_only(output: str) -> str:
 
 _URL = re.compile(r"<url>.*?</url>", re.DOTALL)
 _LINK = re.compile(r'<xhtml:link rel="alternate" hreflang="([\w-]+)" href="([^"]+)"/>')
-_URLSET = ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
-           'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n')
+_URLSET = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
+    'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+)
 
 
 def _pages(sitemap: str) -> list[dict[str, str]]:
     """Each ``<url>`` of a sitemap as its language -> absolute URL alternates (``x-default`` left out)."""
-    return [{lang: href for lang, href in _LINK.findall(block) if lang != "x-default"}
-            for block in _URL.findall(sitemap)]
+    return [
+        {lang: href for lang, href in _LINK.findall(block) if lang != "x-default"} for block in _URL.findall(sitemap)
+    ]
 
 
 def _entry(lang: str, links: dict[str, str]) -> str:
     """A sitemap entry for the ``lang`` version of a page, naming every version and the default one."""
     alternates = {**links, "x-default": links[strings.DEFAULT]} if strings.DEFAULT in links else links
-    rows = "".join(f'\n        <xhtml:link rel="alternate" hreflang="{code}" href="{href}"/>'
-                   for code, href in sorted(alternates.items()))
+    rows = "".join(
+        f'\n        <xhtml:link rel="alternate" hreflang="{code}" href="{href}"/>'
+        for code, href in sorted(alternates.items())
+    )
     return f"    <url>\n        <loc>{links[lang]}</loc>{rows}\n    </url>\n"
 
 
@@ -157,9 +164,11 @@ def not_found_page(output: str, site_url: str | None) -> str:
     base = urlparse(site_url).path if site_url else "/"
     homes = {lang: base if lang == strings.DEFAULT else f"{base}{lang}/" for lang in strings.LANGUAGES}
     output = alternates_in_sitemaps_only(output)
-    return re.sub(r'<a href="[^"]*" hreflang="([\w-]+)" class="md-select__link">',
-                  lambda m: f'<a href="{homes.get(m.group(1), base)}" hreflang="{m.group(1)}" class="md-select__link">',
-                  output)
+    return re.sub(
+        r'<a href="[^"]*" hreflang="([\w-]+)" class="md-select__link">',
+        lambda m: f'<a href="{homes.get(m.group(1), base)}" hreflang="{m.group(1)}" class="md-select__link">',
+        output,
+    )
 
 
 _SEARCH_LABEL = {"en": "Search the site", "es": "Buscar en el sitio"}
@@ -169,7 +178,12 @@ def accessible(output: str, lang: str) -> str:
     """Two gaps axe-core finds in the themes' HTML: Material's search dialog has no accessible name,
     and mkdocs-jupyter's scrollable code cells cannot be reached with the keyboard."""
     label = _SEARCH_LABEL.get(lang, _SEARCH_LABEL[strings.DEFAULT])
-    output = output.replace('<div class="md-search" data-md-component="search" role="dialog">',
-                            f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{label}">', 1)
-    return output.replace('<div class="highlight-ipynb hl-python">',
-                          '<div class="highlight-ipynb hl-python" tabindex="0" role="region" aria-label="Code">')
+    output = output.replace(
+        '<div class="md-search" data-md-component="search" role="dialog">',
+        f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{label}">',
+        1,
+    )
+    return output.replace(
+        '<div class="highlight-ipynb hl-python">',
+        '<div class="highlight-ipynb hl-python" tabindex="0" role="region" aria-label="Code">',
+    )

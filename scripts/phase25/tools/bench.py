@@ -67,8 +67,9 @@ def make_plain_copy(target: Path) -> Path:
             lines[directive.line - 1 : directive.end] = [replacement]
         md.write_text("\n".join(lines), encoding="utf-8")
     config = (target / "mkdocs.yml").read_text(encoding="utf-8")
-    (target / "mkdocs.yml").write_text(re.sub(r"^hooks:\n(  - .*\n)+", "", config, flags=re.MULTILINE),
-                                       encoding="utf-8")
+    (target / "mkdocs.yml").write_text(
+        re.sub(r"^hooks:\n(  - .*\n)+", "", config, flags=re.MULTILINE), encoding="utf-8"
+    )
     return target
 
 
@@ -90,8 +91,14 @@ def _execute_all(work: Path, name: str, jobs: int, warm: bool) -> tuple[pool.Out
     layout = Layout(REPO_ROOT, REPO_ROOT / "snippets", work / name)
     catalog = Catalog(layout)
     todo, _ = plan.jobs(catalog, ["cpu"], force=True)
-    outcome = pool.run(catalog, todo, workers=jobs, warm=warm, progress=progress.Progress(len(todo), io.StringIO()),
-                         estimates=Catalog(Layout.of(REPO_ROOT)))
+    outcome = pool.run(
+        catalog,
+        todo,
+        workers=jobs,
+        warm=warm,
+        progress=progress.Progress(len(todo), io.StringIO()),
+        estimates=Catalog(Layout.of(REPO_ROOT)),
+    )
     return outcome, layout
 
 
@@ -102,19 +109,28 @@ def cold_execution(work: Path, jobs: int) -> dict:
     total = sum(r.run["wall_s"] for r in one.executed)
     longest = max((r.run["wall_s"] for r in one.executed), default=0.0)
     volatile = {s.id: s.header.volatile for s in Catalog(Layout.of(REPO_ROOT)).snippets.values()}
-    differ = [r.snippet for r in warm.executed
-              if (other := records.load(fresh_layout, r.snippet, "cpu")) is None
-              or not compare.same_output(other, r, volatile[r.snippet])]
+    differ = [
+        r.snippet
+        for r in warm.executed
+        if (other := records.load(fresh_layout, r.snippet, "cpu")) is None
+        or not compare.same_output(other, r, volatile[r.snippet])
+    ]
     failed = sorted({f"{r.snippet}: {r.error}" for o in (one, fresh, warm) for r in o.failures})
     ideal = total / jobs if jobs else total
     return {
-        "runs": len(one.executed), "workers": jobs, "sum_single_s": round(total, 2),
+        "runs": len(one.executed),
+        "workers": jobs,
+        "sum_single_s": round(total, 2),
         "longest_single_s": round(longest, 2),
-        "fresh_parallel_s": round(fresh.wall_s, 2), "fresh_ratio": round(fresh.wall_s / ideal, 3) if ideal else None,
+        "fresh_parallel_s": round(fresh.wall_s, 2),
+        "fresh_ratio": round(fresh.wall_s / ideal, 3) if ideal else None,
         "bound_by_longest_run": round(max(longest, ideal) / ideal, 3) if ideal else None,
-        "warm_parallel_s": round(warm.wall_s, 2), "warm_over_fresh": round(warm.wall_s / fresh.wall_s, 3),
+        "warm_parallel_s": round(warm.wall_s, 2),
+        "warm_over_fresh": round(warm.wall_s / fresh.wall_s, 3),
         "warm_runs": sum(1 for r in warm.executed if r.run.get("mode") == "warm"),
-        "warm_outputs_differing_from_fresh": differ, "failed": failed, "notes": warm.notes,
+        "warm_outputs_differing_from_fresh": differ,
+        "failed": failed,
+        "notes": warm.notes,
     }
 
 
@@ -145,18 +161,26 @@ def report(figures: dict) -> str:
     if "failed" in w:
         lines.append(f"warm rebuild      not measured: {w['failed']}")
     else:
-        lines.append(f"warm rebuild      {w['real_s']:.2f} s vs {w['plain_s']:.2f} s with plain code blocks: "
-                     f"{w['ratio']:.2f}x (target <= 1.15x)")
-    lines.append(f"cold execution    {c['runs']} CPU runs; one at a time {c['sum_single_s']:.1f} s in all; on "
-                 f"{c['workers']} workers, fresh interpreters {c['fresh_parallel_s']:.1f} s ({c['fresh_ratio']}x the "
-                 f"sum / workers, target <= 1.2x; the longest run alone bounds it at {c['bound_by_longest_run']}x)")
-    lines.append(f"warm interpreters {c['warm_parallel_s']:.1f} s on {c['workers']} workers, {c['warm_runs']} runs "
-                 f"forked: {c['warm_over_fresh']}x the fresh figure (target <= 0.75x); outputs differing from fresh "
-                 f"runs: {len(c['warm_outputs_differing_from_fresh'])} {c['warm_outputs_differing_from_fresh']}")
+        lines.append(
+            f"warm rebuild      {w['real_s']:.2f} s vs {w['plain_s']:.2f} s with plain code blocks: "
+            f"{w['ratio']:.2f}x (target <= 1.15x)"
+        )
+    lines.append(
+        f"cold execution    {c['runs']} CPU runs; one at a time {c['sum_single_s']:.1f} s in all; on "
+        f"{c['workers']} workers, fresh interpreters {c['fresh_parallel_s']:.1f} s ({c['fresh_ratio']}x the "
+        f"sum / workers, target <= 1.2x; the longest run alone bounds it at {c['bound_by_longest_run']}x)"
+    )
+    lines.append(
+        f"warm interpreters {c['warm_parallel_s']:.1f} s on {c['workers']} workers, {c['warm_runs']} runs "
+        f"forked: {c['warm_over_fresh']}x the fresh figure (target <= 0.75x); outputs differing from fresh "
+        f"runs: {len(c['warm_outputs_differing_from_fresh'])} {c['warm_outputs_differing_from_fresh']}"
+    )
     lines += [f"failed run        {failure}" for failure in c["failed"]]
-    lines.append(f"executions        nothing changed: {e['nothing_changed']}, one snippet edited: "
-                 f"{e['one_snippet_edited']}, all stale: {e['all_stale']} (CPU pairs: {e['cpu_pairs']}; two "
-                 "languages built each time)")
+    lines.append(
+        f"executions        nothing changed: {e['nothing_changed']}, one snippet edited: "
+        f"{e['one_snippet_edited']}, all stale: {e['all_stale']} (CPU pairs: {e['cpu_pairs']}; two "
+        "languages built each time)"
+    )
     lines += [f"failed build      {k.removesuffix('_failed')}: {v}" for k, v in e.items() if k.endswith("_failed")]
     return "\n".join(lines)
 

@@ -8,8 +8,15 @@ import sys
 from pathlib import Path
 
 
-def build(root: Path, site_dir: Path, *, strict: bool = True, execute: bool = False,
-          site_url: str | None = None, timeout: float | None = 900) -> subprocess.CompletedProcess:
+def build(
+    root: Path,
+    site_dir: Path,
+    *,
+    strict: bool = True,
+    execute: bool = False,
+    site_url: str | None = None,
+    timeout: float | None = 900,
+) -> subprocess.CompletedProcess:
     """``site_url`` publishes the site at another address, as a preview does (PHASE25_SITE_URL)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}
     if site_url:

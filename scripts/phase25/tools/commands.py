@@ -17,8 +17,10 @@ def drift(args: argparse.Namespace, layout: Layout) -> int:
     report = drift_report.between(before, after)
     target = layout.root / drift_report.REPORTS / f"{args.name}.json"
     atomic.write_atomic(target, drift_report.dumps(report))
-    print(f"wrote {target.relative_to(layout.root)}: {drift_report.counts(report)} "
-          f"(torch {report['a']['torch']} -> {report['b']['torch']})")
+    print(
+        f"wrote {target.relative_to(layout.root)}: {drift_report.counts(report)} "
+        f"(torch {report['a']['torch']} -> {report['b']['torch']})"
+    )
     return 0
 
 

@@ -78,18 +78,22 @@ def measure(root: Path, version: str, jobs: int) -> str:
 
 
 PAGES = {
-    "en": ("# Drift report: torch {a} → {b}\n\n"
-           "What upgrading from torch {a} to {b} changes in the site's CPU outputs: every CPU snippet was run under "
-           "torch {b} into a scratch folder of records and compared, output by output, with the committed records "
-           "made under {a}. Each change is classified by the rule stated under the summary. The pages keep showing "
-           "the {a} outputs until the pin changes; this page is reviewed, and its prose written, in the pull request "
-           "that brings the upgrade.\n\n::: drift-report {name}\n"),
-    "es": ("# Informe de deriva: torch {a} → {b}\n\n"
-           "Qué cambia en las salidas de CPU del sitio al pasar de torch {a} a {b}: cada fragmento de CPU se ejecutó "
-           "con torch {b} en una carpeta de registros aparte y se comparó, salida a salida, con los registros "
-           "guardados, hechos con {a}. Cada cambio se clasifica con la regla que se indica bajo el resumen. Las "
-           "páginas siguen mostrando las salidas de {a} hasta que cambie la versión fijada; esta página se revisa, "
-           "y su texto se escribe, en la pull request que trae la actualización.\n\n::: drift-report {name}\n"),
+    "en": (
+        "# Drift report: torch {a} → {b}\n\n"
+        "What upgrading from torch {a} to {b} changes in the site's CPU outputs: every CPU snippet was run under "
+        "torch {b} into a scratch folder of records and compared, output by output, with the committed records "
+        "made under {a}. Each change is classified by the rule stated under the summary. The pages keep showing "
+        "the {a} outputs until the pin changes; this page is reviewed, and its prose written, in the pull request "
+        "that brings the upgrade.\n\n::: drift-report {name}\n"
+    ),
+    "es": (
+        "# Informe de deriva: torch {a} → {b}\n\n"
+        "Qué cambia en las salidas de CPU del sitio al pasar de torch {a} a {b}: cada fragmento de CPU se ejecutó "
+        "con torch {b} en una carpeta de registros aparte y se comparó, salida a salida, con los registros "
+        "guardados, hechos con {a}. Cada cambio se clasifica con la regla que se indica bajo el resumen. Las "
+        "páginas siguen mostrando las salidas de {a} hasta que cambie la versión fijada; esta página se revisa, "
+        "y su texto se escribe, en la pull request que trae la actualización.\n\n::: drift-report {name}\n"
+    ),
 }
 
 
@@ -107,6 +111,7 @@ def write_pages(root: Path, name: str, version: str) -> None:
     if entry not in text:
         text = re.sub(r"(  - Reference:\n(?:      - .*\n)+)", lambda m: m.group(1) + entry, text, count=1)
         translation = f'            "Drift: torch {before} → {version}": "Deriva: torch {before} → {version}"\n'
-        text = re.sub(r"(          nav_translations:\n(?:            .*\n)+)", lambda m: m.group(1) + translation,
-                      text, count=1)
+        text = re.sub(
+            r"(          nav_translations:\n(?:            .*\n)+)", lambda m: m.group(1) + translation, text, count=1
+        )
         config.write_text(text, encoding="utf-8")
