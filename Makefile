@@ -7,7 +7,7 @@ JOBS   ?= $(shell nproc)
 P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser site serve test lint model check-model labs records check-records report gpu-records \
+.PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
         gpu-capture translations stamp-translation torch-release drift bench clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
@@ -27,12 +27,26 @@ site: setup  ## execute what is stale, then build both languages strictly into s
 serve: setup  ## live preview; stale CPU snippets are re-executed on each rebuild
 	PHASE25_EXECUTE=1 $(BIN)/mkdocs serve
 
-test: setup browser  ## every test: lint, runner, rendering, parity, records re-executed, real builds, browser
+test: setup browser  ## every test: lint, format, types, runner, rendering, parity, records re-executed, builds, browser
 	$(BIN)/ruff check scripts tests snippets
+	$(BIN)/ruff format --check scripts tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
+
+check: setup  ## the fast loop (about 45 s): lint, format, types, and every test that is neither slow nor a browser's
+	$(BIN)/ruff check scripts tests snippets
+	$(BIN)/ruff format --check scripts tests
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -n $(JOBS) -m "not slow and not browser"
 
 lint: setup  ## ruff only
 	$(BIN)/ruff check scripts tests snippets
+
+format: setup  ## rewrite the package and the tests in the project's format (snippets and minigpt are left alone)
+	$(BIN)/ruff format scripts tests
+
+types: setup  ## mypy only
+	$(BIN)/mypy
 
 model: setup  ## retrain the grammar MiniGPT and rewrite its checkpoint
 	$(P25) model

@@ -41,3 +41,13 @@ def test_each_target_runs_the_command_the_table_names(target, command):
 def test_the_cheap_targets_succeed_for_real(target):
     result = make(target)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+
+
+def test_the_pre_commit_hook_runs_the_fast_loop():
+    import yaml
+
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())
+    [hook] = [h for repo in config["repos"] for h in repo["hooks"]]
+    assert hook["entry"] == "make check" and hook["language"] == "system" and hook["always_run"]
+    dry = make("-n", "check")
+    assert dry.returncode == 0 and '-m "not slow and not browser"' in dry.stdout and "mypy" in dry.stdout

@@ -38,6 +38,7 @@ def test_cpu_record_matches_a_fresh_run(snippet_id, reexecuted):
     assert compare.mismatch(committed.record, rerun, CATALOG.snippets[snippet_id].header.volatile) == ""
 
 
+@pytest.mark.slow
 def test_most_snippets_are_compared_across_the_two_modes(reexecuted):
     """A snippet alone in its environment always runs fresh; the others ran in the other mode than their record's."""
     crossed = [s for s in CPU if reexecuted[s].run["mode"] != CATALOG.standing(s, "cpu").record.run.get("mode")]
