@@ -14,8 +14,8 @@ from phase25.core import environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.records import Record
+from phase25.core.records import omitted_marker as marker
 from phase25.core.snippets import discover, source_sha256
-from phase25.run.capture import marker
 from phase25.site import strings
 from phase25.site.assemble import render_markdown
 from phase25.site.highlight import Highlighter

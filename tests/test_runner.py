@@ -13,8 +13,8 @@ from phase25 import cli
 from phase25.core import atomic, compare, environment, records
 from phase25.core import catalog as catalog_mod
 from phase25.core.errors import SourceError
+from phase25.core.records import OMITTED as MARKER
 from phase25.run import plan
-from phase25.run.capture import MARKER
 from phase25.run.cuda_probe import cuda_available
 
 PRINTS = """
@@ -238,9 +238,9 @@ def test_shards_partition_the_work_stably(toy):
     shards = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
     assert set().union(*shards) == every and sum(map(len, shards)) == len(every) == 24
     assert all(shards), "a shard of 24 jobs in 3 should not be empty"
-    toy.add("page/zz-new", "print(1)\n")
+    toy.add("page/zz_new", "print(1)\n")
     again = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
-    assert [a - {"page/zz-new (cpu)"} for a in again] == shards
+    assert [a - {"page/zz_new (cpu)"} for a in again] == shards
     with pytest.raises(ValueError, match="need 1 <= i <= n"):
         plan.parse_shard("4/3")
 
@@ -367,8 +367,8 @@ def test_published_files_are_kept_but_not_compared(toy, tmp_path):
     ("text", "message"),
     [
         (b'{"schema": 2, "snippet": "page/a", "device": "cpu", "caf\xc3', "not UTF-8 text"),
-        (None, "field run.wall_s has a wrong value"),
-        (None, "field output.artifacts has a wrong value"),
+        (None, "field run.wall_s must be a number"),
+        (None, "field output.artifacts must map file names to text"),
         (b"[1, 2]", "schema None, expected 2"),
     ],
 )

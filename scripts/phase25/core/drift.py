@@ -9,6 +9,7 @@ each changed output is given a kind by the rule stated in :mod:`compare`.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,9 @@ def dumps(report: dict[str, Any]) -> str:
 
 
 def load(root: Path, name: str) -> dict[str, Any]:
+    """A committed report by name; a name is a file name of reports/drift/, never a path."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", name) or ".." in name:
+        raise ValueError(f"{name!r} is not the name of a drift report (a file name in {REPORTS}/, no folders)")
     report = json.loads((root / REPORTS / f"{name}.json").read_text(encoding="utf-8"))
     if not isinstance(report, dict):
         raise ValueError(f"{REPORTS}/{name}.json is not a drift report")

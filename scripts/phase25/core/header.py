@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SourceError
+from .names import problem_with
 
 DEVICES = ("cpu", "cuda")
 KEYS = ("devices", "env", "timeout", "expect_error", "artifacts", "deps", "cells", "publish", "volatile")
@@ -123,6 +124,16 @@ class _Reader:
             raise self.fail(key, f"{key} must be a list of non-empty strings")
         return tuple(value)
 
+    def paths(self, data: dict, key: str) -> tuple[str, ...]:
+        """A list of paths, each relative to its root and staying inside it (see :mod:`names`)."""
+        value = self.strings(data, key)
+        root = "the repository root" if key == "deps" else "the snippet's working folder"
+        for path in value:
+            why = problem_with(path, pattern=key != "deps")
+            if why is not None:
+                raise self.fail(key, f"{key} are paths relative to {root}: {path!r} {why}")
+        return value
+
     def expected(self, data: dict) -> ExpectedError | None:
         value = data.get("expect_error")
         if value is None:
@@ -152,9 +163,7 @@ class _Reader:
         timeout = data.get("timeout", 120)
         if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not 0 < timeout <= 3600:
             raise self.fail("timeout", "timeout must be a number of seconds in (0, 3600]")
-        deps = self.strings(data, "deps")
-        if any(".." in d.split("/") or d.startswith("/") for d in deps):
-            raise self.fail("deps", "deps are paths relative to the repository root, without '..'")
+        deps = self.paths(data, "deps")
         if not isinstance(data.get("cells", False), bool):
             raise self.fail("cells", "cells must be true or false")
         volatile = self.strings(data, "volatile")
@@ -169,10 +178,10 @@ class _Reader:
             env={str(k): v for k, v in env.items()},
             timeout=float(timeout),
             expect_error=self.expected(data),
-            artifacts=self.strings(data, "artifacts"),
+            artifacts=self.paths(data, "artifacts"),
             deps=tuple(sorted(deps)),
             cells=data.get("cells", False),
-            publish=self.strings(data, "publish"),
+            publish=self.paths(data, "publish"),
             volatile=volatile,
         )
 

@@ -74,9 +74,47 @@ _RUNNER_FRAME = re.compile(
 )
 
 
+# Terminal control sequences: CSI (colours, cursor moves), OSC (window titles, links), other two-byte escapes.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\^_`a-z{|}~]?"
+)
+_OTHER_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _as_the_terminal_shows(line: str) -> str:
+    """A line as a terminal ends up showing it: a carriage return writes over the line from its start,
+    a backspace steps back one column (progress bars end as their last state)."""
+    if "\r" not in line and "\b" not in line:
+        return line
+    shown: list[str] = []
+    column = 0
+    for char in line:
+        if char == "\r":
+            column = 0
+        elif char == "\b":
+            column = max(column - 1, 0)
+        else:
+            shown[column : column + 1] = [char]
+            column += 1
+    return "".join(shown)
+
+
+def plain_text(text: str) -> str:
+    """Output as text: escape sequences dropped, carriage returns and backspaces applied as a terminal
+    would, every other control byte shown as its visible symbol (U+2400 and up) instead of published raw."""
+    text = _ESCAPES.sub("", text.replace("\r\n", "\n"))
+    text = "\n".join(_as_the_terminal_shows(line) for line in text.split("\n"))
+    return _OTHER_CONTROL.sub(_visible, text)
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
+
+
 def normalize(text: str, ctx: Context = Context()) -> str:
     """Replace volatile substrings; idempotent, so normalizing twice changes nothing."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = plain_text(text)
     # The glog prefix "V1130 15:14:57.658000 576 torch/_inductor/graph.py:2552]"
     # carries a date, a time and a PID; keep the level and the source location.
     text = _GLOG_PREFIX.sub(r"\g<level> \g<where>", text)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from .errors import SourceError
 from .header import Header, code_of, first_code_line, parse
+from .names import inside, regular_files
 from .paths import Layout
 
 
@@ -38,8 +40,32 @@ class Snippet:
         return first_code_line(self.source, self.where)
 
 
+PAGE = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # a folder of snippets/: the page it belongs to
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # a snippet's file name: what a directive names
+
+
+def _refuse_unreachable(layout: Layout) -> None:
+    """Every .py file under snippets/ must be a snippet a directive can name, or a helper (``_*.py``)."""
+    for path in sorted(layout.snippets.rglob("*.py")):
+        rel = path.relative_to(layout.snippets)
+        if "__pycache__" in rel.parts or path.name.startswith("_"):
+            continue
+        where = f"snippets/{rel.as_posix()}"
+        if len(rel.parts) != 2:
+            raise SourceError(where, "a snippet lives in snippets/<page>/<name>.py: no directive can name this file")
+        if not PAGE.match(rel.parts[0]) or not NAME.match(path.stem):
+            raise SourceError(
+                where,
+                "no directive can name this snippet: the page folder takes lower-case letters, "
+                "digits and '-', the file name letters, digits and '_' (a Python identifier)",
+            )
+        if not inside(path, layout.root):
+            raise SourceError(where, "is a link to a file outside the repository")
+
+
 def discover(layout: Layout) -> list[Snippet]:
     """Every ``snippets/<page>/<name>.py`` (helpers named ``_*.py`` excluded), sorted by id."""
+    _refuse_unreachable(layout)
     found = []
     for path in sorted(layout.snippets.glob("*/*.py")):
         if path.name.startswith("_"):
@@ -55,12 +81,23 @@ def discover(layout: Layout) -> list[Snippet]:
 
 
 def dependency_files(snippet: Snippet, layout: Layout) -> list[Path]:
-    """Every file a snippet declares in ``deps``, a folder standing for all its files."""
+    """Every file a snippet declares in ``deps``, a folder standing for all its files.
+
+    A dependency is read from the repository only: a link whose target is outside it is refused, and a
+    folder's files are listed without following links.
+    """
     files: list[Path] = []
     for dep in snippet.header.deps:
         path = layout.root / dep
+        if (path.exists() or path.is_symlink()) and not inside(path, layout.root):
+            raise SourceError(snippet.where, f"declares a dependency that leads outside the repository: {dep}")
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+            found, links = regular_files(path)
+            outside = [p for p in links if not inside(p, layout.root)]
+            if outside:
+                name = outside[0].relative_to(layout.root).as_posix()
+                raise SourceError(snippet.where, f"its dependency {dep} holds a link outside the repository: {name}")
+            files += [p for p in found if "__pycache__" not in p.parts]
         elif path.is_file():
             files.append(path)
         else:
@@ -68,10 +105,27 @@ def dependency_files(snippet: Snippet, layout: Layout) -> list[Path]:
     return files
 
 
+def text_bytes(path: Path) -> bytes:
+    """A file's bytes as hashed: text with Windows line endings reads as the same text with LF ones.
+
+    A checkout with ``core.autocrlf=true`` holds CRLF files; the same commit checked out on CI holds LF
+    ones. Hashing both alike keeps a record current on both. A file that is not UTF-8 text (a
+    checkpoint) is hashed as it is.
+    """
+    data = path.read_bytes()
+    if b"\r\n" not in data or b"\0" in data:
+        return data
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    return data.replace(b"\r\n", b"\n")
+
+
 def source_sha256(snippet: Snippet, layout: Layout) -> str:
-    """Hash of the snippet and every file it declares in ``deps``."""
-    digest = hashlib.sha256(snippet.path.read_bytes())
+    """Hash of the snippet and every file it declares in ``deps``, line endings normalized (see text_bytes)."""
+    digest = hashlib.sha256(text_bytes(snippet.path))
     for path in dependency_files(snippet, layout):
         name = path.relative_to(layout.root).as_posix()
-        digest.update(b"\0" + name.encode() + b"\0" + path.read_bytes())
+        digest.update(b"\0" + name.encode() + b"\0" + text_bytes(path))
     return digest.hexdigest()

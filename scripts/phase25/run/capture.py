@@ -9,15 +9,10 @@ boundaries, with one marker line between them that the pages show as a visible
 
 from __future__ import annotations
 
-import re
+from ..core.limits import STREAM_HALF as HALF  # bytes kept at each end of a stream
+from ..core.records import omitted_marker as marker
 
-HALF = 32 * 1024  # bytes kept at each end of a stream
 CAP = 2 * HALF
-MARKER = re.compile(r"^⟪phase25: (?P<lines>\d+) lines omitted \((?P<bytes>\d+) bytes\)⟫$", re.MULTILINE)
-
-
-def marker(lines: int, size: int) -> str:
-    return f"⟪phase25: {lines} lines omitted ({size} bytes)⟫"
 
 
 class Capped:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import environment, normalize
+from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, source_sha256
@@ -26,22 +27,30 @@ MAX_PUBLISHED_BYTES = 4 * 1024 * 1024  # all published files of one run together
 
 
 def collect_files(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Context) -> tuple[dict[str, str], list[str]]:
+    """The run's own files that match ``patterns``: regular files inside the run folder, never a link."""
     found: dict[str, str] = {}
     problems: list[str] = []
-    files = sorted(p for p in run_dir.rglob("*") if p.is_file())
+    files, links = regular_files(run_dir)
     for pattern in patterns:
-        matched = [p for p in files if fnmatch.fnmatch(p.relative_to(run_dir).as_posix(), pattern)]
-        if not matched:
+        matched = [p for p in files if fnmatch.fnmatchcase(p.relative_to(run_dir).as_posix(), pattern)]
+        linked = [p for p in links if fnmatch.fnmatchcase(p.relative_to(run_dir).as_posix(), pattern)]
+        problems += [
+            f"file {p.relative_to(run_dir).as_posix()} is a symbolic link: a run keeps only files it wrote itself"
+            for p in linked
+        ]
+        if not matched and not linked:
             problems.append(f"declared file {pattern!r} was not written")
         for path in matched:
             name = path.relative_to(run_dir).as_posix()
-            if path.stat().st_size > MAX_ARTIFACT_BYTES:
+            if (why := problem_with(name)) is not None:
+                problems.append(f"file {name!r} {why}")
+            elif path.lstat().st_size > MAX_ARTIFACT_BYTES:
                 problems.append(f"file {name} is larger than {MAX_ARTIFACT_BYTES} bytes")
-                continue
-            try:
-                found[name] = normalize.normalize(path.read_text(encoding="utf-8"), ctx)
-            except UnicodeDecodeError:
-                problems.append(f"file {name} is not UTF-8 text")
+            else:
+                try:
+                    found[name] = normalize.normalize(path.read_text(encoding="utf-8"), ctx)
+                except UnicodeDecodeError:
+                    problems.append(f"file {name} is not UTF-8 text")
     return found, problems
 
 

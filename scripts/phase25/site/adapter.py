@@ -23,7 +23,7 @@ from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import assemble, labs, strings, translations, workarounds
+from . import assemble, labs, site_files, strings, translations, workarounds
 from .highlight import Highlighter
 from .markup import admonition, escape
 from .page import Page
@@ -209,15 +209,20 @@ def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> s
 
 @event_priority(-200)  # after static-i18n has built every language and merged the search index
 def on_post_build(config: MkDocsConfig) -> None:
+    try:
+        _post_build(config)
+    except SourceError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _post_build(config: MkDocsConfig) -> None:
     site = Path(config.site_dir)
     if _CURRENT is not None:
         for standing in _CURRENT.catalog.standings.values():
             if standing.state == "current" and standing.record is not None:
                 files = {published_url(standing.record, n): c for n, c in standing.record.published.items()}
                 for path, content in {**files, **outside_files(standing.record)}.items():
-                    target = site / path
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_text(content, encoding="utf-8")
+                    site_files.write(site, path, content)
     workarounds.split_search_index(site)
     notebooks = []
     if _CURRENT is not None:
@@ -234,9 +239,8 @@ def on_post_build(config: MkDocsConfig) -> None:
                 )
     workarounds.sitemap_per_language(site, config.site_url, notebooks)
     if _CURRENT is not None and _CURRENT.not_found:
-        (site / "404.html").write_text(_CURRENT.not_found, encoding="utf-8")
+        site_files.write(site, "404.html", _CURRENT.not_found)
     if _CURRENT is not None:
         for src_uri, lab in _CURRENT.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
-            folder = site / Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / labs.download_name(lab)).write_bytes(_bundle(src_uri))
+            folder = Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
+            site_files.write(site, f"{folder.as_posix()}/{labs.download_name(lab)}", _bundle(src_uri))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..core.errors import SourceError
 from ..core.header import DEVICES
-from .page_source import outside_fences
+from .page_source import markdown_lines
 
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<kind>\S+)(?P<args>(?:[ \t]+\S+)*)[ \t]*$")
 
@@ -85,9 +85,16 @@ def parse(markdown: str, where: str = "page") -> list[Directive]:
     lines = markdown.split("\n")
     found = []
     skip_until = 0
-    for number, line in outside_fences(lines):
-        if number <= skip_until or not (match := DIRECTIVE.match(line)):
+    for number, line in markdown_lines(lines, where):
+        if number <= skip_until or not line.lstrip().startswith(":::"):
             continue
+        if not (match := DIRECTIVE.match(line)):
+            raise SourceError(
+                where,
+                f"'{line.strip()}' is not a directive: write '::: <kind> <arguments>', each "
+                f"argument without spaces (known kinds: {', '.join(KINDS)})",
+                number,
+            )
         kind, args = match.group("kind"), tuple(match.group("args").split())
         if kind not in KINDS:
             raise SourceError(where, f"unknown directive '::: {kind}' (known: {', '.join(KINDS)})", number)

@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import html
 
+from ..core.normalize import plain_text
+
 
 def escape(value: str) -> str:
-    """HTML-escape, and neutralise characters later stages might read as syntax."""
+    """HTML-escape, and neutralise what later stages might read as syntax or a terminal as a command.
+
+    Records are refused when they hold control bytes (see core/record_shape.py); escaping makes them text
+    again anyway, so no raw ESC byte reaches a page or a search index whatever a record holds.
+    """
+    value = plain_text(value)
     return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
 
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 
 from ..core.catalog import Standing
-from ..core.records import Record
-from ..run import capture
+from ..core.records import OMITTED, Record
 from .directives import Directive
 from .markup import admonition, body_slot, escape, inline_code
 from .page import Page, Problem, Rendered
@@ -34,7 +33,7 @@ def output_block(output: str, lang: str, label: str | None = None, volatile: tup
         else escape(line)
         for line in lines
     )
-    body = capture.MARKER.sub(
+    body = OMITTED.sub(
         lambda m: f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=m.group("lines")))}</span>', body
     )
     block = f'<div class="highlight snippet-output"><pre><code>{body}</code></pre></div>'

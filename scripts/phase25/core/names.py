@@ -1,0 +1,67 @@
+"""The one rule for every path a header, a record or a run names: relative, inside its root, no links out.
+
+A header declares ``artifacts``, ``publish`` and ``deps``; a record names the
+files it kept and the files the site publishes; a run leaves files in its
+folder. Each of these names is data from a snippet or a record, so each is
+checked here before anything is read, copied or written:
+
+- :func:`problem_with` says what is wrong with a name as text: empty, absolute,
+  a ``..`` or ``.`` segment, a backslash, a control character, too long;
+- :func:`inside` resolves a path (links included) and says whether it stays
+  inside its root: the run folder, the repository or ``site/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+MAX_NAME = 240  # characters of one relative name; file systems allow 255 bytes per segment
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def problem_with(name: object, *, pattern: bool = False) -> str | None:
+    """Why ``name`` cannot be a relative path inside a root, or None when it can.
+
+    ``pattern`` allows the wildcards of a header's ``publish`` and ``artifacts`` (``*``, ``?``, ``[``).
+    """
+    if not isinstance(name, str) or not name:
+        return "is empty"
+    if len(name) > MAX_NAME:
+        return f"is longer than {MAX_NAME} characters"
+    if _CONTROL.search(name) or any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        return "holds a control character"
+    if "\\" in name:
+        return "holds a backslash (write paths with '/')"
+    if name.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", name):
+        return "is absolute (write it relative to its folder)"
+    segments = name.split("/")
+    if any(s in ("", ".", "..") for s in segments):
+        return "has an empty, '.' or '..' segment (it must stay inside its folder)"
+    if not pattern and any(c in name for c in "*?["):
+        return "holds a wildcard"
+    return None
+
+
+def inside(path: Path, root: Path) -> bool:
+    """Whether ``path``, every link in it resolved, is ``root`` or below it."""
+    try:
+        return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
+    except (OSError, ValueError):
+        return False
+
+
+def regular_files(folder: Path) -> tuple[list[Path], list[Path]]:
+    """(the regular files below ``folder``, the links below it), without following any link."""
+    files, links = [], []
+    for top, dirs, names in os.walk(folder, followlinks=False):
+        for name in [*dirs, *names]:
+            path = Path(top) / name
+            if path.is_symlink():
+                links.append(path)
+            elif name in names and path.is_file():
+                files.append(path)
+        dirs[:] = [d for d in dirs if not (Path(top) / d).is_symlink()]
+    return sorted(files), sorted(links)
