@@ -212,7 +212,7 @@ def test_records_are_written_atomically(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(SourceError, match="cannot be written: disk full"):
         atomic.write_atomic(target, '{"new": true, "half": ')
     assert target.read_text() == '{"old": true}\n'
     assert [p.name for p in target.parent.iterdir()] == ["a.cpu.json"]
@@ -288,7 +288,8 @@ def test_cli_names_the_file_and_line_of_a_bad_header(toy, capsys):
     assert cli.main(["--root", str(toy.root), "run"]) == 2
     assert capsys.readouterr().err.strip() == (
         "error: snippets/page/a.py:3: unknown key 'colour' in the header "
-        "(known: devices, env, timeout, expect_error, artifacts, deps, cells, publish, volatile)"
+        "(known: devices, env, timeout, expect_error, artifacts, deps, cells, publish, volatile, max_processes, "
+        "max_memory_mb)"
     )
 
 

@@ -127,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (SourceError, KeyError, ValueError, FileNotFoundError) as exc:
+    except (SourceError, KeyError, ValueError) as exc:
         print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a folder that cannot be made, a disk that is full: the path and the reason
+        print(f"error: {exc.filename or 'a file'}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -6,14 +6,26 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import WriteError
 
-def write_atomic(path: Path, text: str) -> None:
+
+def write_atomic(path: Path, text: str, shown_as: str | None = None) -> None:
     """Write text via a temporary file and rename, so a crash never leaves half a file."""
-    write_atomic_bytes(path, text.encode("utf-8"))
+    write_atomic_bytes(path, text.encode("utf-8"), shown_as)
 
 
-def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder and rename: the old file stays whole until the new one is."""
+def write_atomic_bytes(path: Path, data: bytes, shown_as: str | None = None) -> None:
+    """Write via a temporary file in the same folder and rename: the old file stays whole until the new one is.
+
+    A write that fails raises :class:`WriteError` naming the file (``shown_as``, or its path) and why.
+    """
+    try:
+        _write(path, data)
+    except OSError as exc:
+        raise WriteError(shown_as or str(path), f"cannot be written: {exc.strerror or exc}") from None
+
+
+def _write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -18,5 +18,10 @@ class SourceError(ValueError):
         super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 
+class WriteError(SourceError):
+    """A file this code was writing could not be written (a full disk, a read-only folder); the old file is
+    left as it was."""
+
+
 class Interrupted(Exception):
     """The user stopped a run (Ctrl-C or SIGTERM); everything it started is gone."""

@@ -14,11 +14,27 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import limits
 from .errors import SourceError
 from .names import problem_with
 
 DEVICES = ("cpu", "cuda")
-KEYS = ("devices", "env", "timeout", "expect_error", "artifacts", "deps", "cells", "publish", "volatile")
+KEYS = (
+    "devices",
+    "env",
+    "timeout",
+    "expect_error",
+    "artifacts",
+    "deps",
+    "cells",
+    "publish",
+    "volatile",
+    "max_processes",
+    "max_memory_mb",
+)
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Variables each run gets from the runner, pointing into its own folder: a header cannot set them.
+RUNNER_OWNED = ("PYTHONPATH", "TMPDIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
 _OPEN = re.compile(r"^# /// snippet[ \t]*$")
 _CLOSE = re.compile(r"^# ///[ \t]*$")
 _TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)")
@@ -45,6 +61,9 @@ class Header:
     # Regular expressions of output lines that depend on the machine by nature (an autotuner's timings and
     # winner): kept and shown, marked on the page, and left out of the byte comparison.
     volatile: tuple[str, ...] = ()
+    # Hard limits of the run, enforced by its supervisor (see core/limits.py for the defaults).
+    max_processes: int = limits.MAX_PROCESSES
+    max_memory_mb: int = limits.MAX_MEMORY_MB
 
 
 @dataclass(frozen=True)
@@ -124,6 +143,23 @@ class _Reader:
             raise self.fail(key, f"{key} must be a list of non-empty strings")
         return tuple(value)
 
+    def environment(self, data: dict) -> dict[str, str]:
+        env = data.get("env", {})
+        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+            raise self.fail("env", 'env must be a table of strings, e.g. env = { TORCH_LOGS = "graph_code" }')
+        for name, value in env.items():
+            if not _ENV_NAME.fullmatch(name) or "\0" in value:
+                raise self.fail("env", f"env: {name!r} = {value!r} is not a variable a process can get")
+            if name in RUNNER_OWNED or name.startswith("PHASE25_"):
+                raise self.fail("env", f"env: {name} is the runner's to set (each run gets its own)")
+        return {str(k): v for k, v in env.items()}
+
+    def whole(self, data: dict, key: str, low: int, high: int, default: int) -> int:
+        value = data.get(key, default)
+        if type(value) is not int or not low <= value <= high:
+            raise self.fail(key, f"{key} must be a whole number from {low} to {high}")
+        return value
+
     def paths(self, data: dict, key: str) -> tuple[str, ...]:
         """A list of paths, each relative to its root and staying inside it (see :mod:`names`)."""
         value = self.strings(data, key)
@@ -157,9 +193,7 @@ class _Reader:
             or any(d not in DEVICES for d in devices)
         ):
             raise self.fail("devices", f"devices must be a non-empty list drawn from {list(DEVICES)}, got {devices!r}")
-        env = data.get("env", {})
-        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-            raise self.fail("env", 'env must be a table of strings, e.g. env = { TORCH_LOGS = "graph_code" }')
+        env = self.environment(data)
         timeout = data.get("timeout", 120)
         if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not 0 < timeout <= 3600:
             raise self.fail("timeout", "timeout must be a number of seconds in (0, 3600]")
@@ -175,7 +209,7 @@ class _Reader:
                 raise self.fail("volatile", message) from None
         return Header(
             devices=tuple(devices),
-            env={str(k): v for k, v in env.items()},
+            env=env,
             timeout=float(timeout),
             expect_error=self.expected(data),
             artifacts=self.paths(data, "artifacts"),
@@ -183,6 +217,8 @@ class _Reader:
             cells=data.get("cells", False),
             publish=self.paths(data, "publish"),
             volatile=volatile,
+            max_processes=self.whole(data, "max_processes", 1, 4096, limits.MAX_PROCESSES),
+            max_memory_mb=self.whole(data, "max_memory_mb", 16, 65536, limits.MAX_MEMORY_MB),
         )
 
 

@@ -161,6 +161,7 @@ def load(layout: Layout, snippet_id: str, device: str) -> Record | None:
 
 
 def save(layout: Layout, record: Record) -> Path:
+    """Write a record atomically; a failed write names the record and why, and leaves the old one whole."""
     path = record_path(layout, record.snippet, record.device)
-    write_atomic(path, record.to_json())
+    write_atomic(path, record.to_json(), shown_as=display(layout, path))
     return path

@@ -31,12 +31,17 @@ def _execute(
         python=args.python,
         estimates=estimates or (Catalog(Layout.of(catalog.layout.root)) if args.records else None),
         timeout_factor=args.timeout_factor,
+        reuse=not getattr(args, "force", False),  # --force and update re-execute on purpose
     )
     for note in outcome.notes:
         print(f"note: {note}", file=sys.stderr)
     for intrusion in outcome.intrusions:
         print(f"error: {intrusion}", file=sys.stderr)
-    print(f"executed {len(outcome.executed)} in {outcome.wall_s:.1f}s, {len(outcome.failures)} failed", file=sys.stderr)
+    reused = f", {len(outcome.reused)} made meanwhile by another runner" if outcome.reused else ""
+    print(
+        f"executed {len(outcome.executed)} in {outcome.wall_s:.1f}s, {len(outcome.failures)} failed{reused}",
+        file=sys.stderr,
+    )
     return outcome
 
 

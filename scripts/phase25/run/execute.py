@@ -71,7 +71,15 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
         "TORCHINDUCTOR_CACHE_DIR": str(run / "inductor-cache"),
         "TRITON_CACHE_DIR": str(run / "triton-cache"),
     }
-    return {"env": env, "cwd": str(run / "work"), "run_dir": str(run), "label": f"{snippet.id} ({device})"}, warm_env
+    limits = {"processes": snippet.header.max_processes, "memory_mb": snippet.header.max_memory_mb}
+    spec = {
+        "env": env,
+        "cwd": str(run / "work"),
+        "run_dir": str(run),
+        "label": f"{snippet.id} ({device})",
+        "limits": limits,
+    }
+    return spec, warm_env
 
 
 def run_one(

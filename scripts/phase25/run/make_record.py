@@ -104,8 +104,13 @@ def _verdict(
     snippet: Snippet, run: Path, ended: Ended, error: dict[str, Any] | None, *, limit: float, ctx: normalize.Context
 ) -> _Verdict:
     """How the run ended, with the files it declared; a missing or oversized file fails an ok run."""
+    every = f"{ended.survivors} of its processes could not be killed" if ended.survivors else "every process of the run"
     if ended.timed_out:
-        return _Verdict("timeout", f"killed after {limit:g} s (every process of the run)")
+        return _Verdict("timeout", f"killed after {limit:g} s ({every})")
+    if ended.limit is not None:
+        return _Verdict("failed", f"stopped: {ended.limit} ({every} was killed)")
+    if ended.survivors:
+        return _Verdict("failed", f"{ended.survivors} processes it started could not be killed")
     verdict = _Verdict(*status_of(snippet, ended.status if ended.status is not None else -9, error))
     verdict.artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)
     verdict.published, more = collect_files(run / "work", snippet.header.publish, ctx)

@@ -14,6 +14,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from .capture import Capped
 from .session import Link
@@ -32,6 +33,27 @@ class Ended:
     stdout: str
     stderr: str
     wall: float
+    limit: str | None = None  # the limit the run went past, when its supervisor stopped it for that
+    survivors: int = 0  # processes of the run that were still alive after every kill
+
+
+@dataclass
+class _Reports:
+    """What the supervisor has said so far."""
+
+    status: int | None = None
+    ended_at: float | None = None
+    supervisor: int | None = None
+    limit: str | None = None
+    survivors: int = 0
+    gone: bool = False
+
+    def take(self, message: dict[str, Any]) -> None:
+        self.supervisor = message.get("supervisor", self.supervisor)
+        self.limit = message.get("limit", self.limit)
+        self.survivors = message.get("survivors", self.survivors)
+        if "exit" in message:
+            self.status, self.ended_at = message["exit"], time.monotonic()
 
 
 def wait(link: Link, timeout: float, cancel: threading.Event | None) -> Ended:
@@ -42,41 +64,37 @@ def wait(link: Link, timeout: float, cancel: threading.Event | None) -> Ended:
     for fd in (link.sock.fileno(), *streams):
         selector.register(fd, selectors.EVENT_READ)
     started = time.monotonic()
-    status, killed_at, ended_at, supervisor = None, None, None, None
-    timed_out = cancelled = gone = False
+    said, killed_at = _Reports(), None
+    timed_out = cancelled = False
     while True:
         now = time.monotonic()
-        if ended_at is None and killed_at is None and (now >= started + timeout or (cancel and cancel.is_set())):
+        if said.ended_at is None and killed_at is None and (now >= started + timeout or (cancel and cancel.is_set())):
             timed_out, cancelled = not (cancel and cancel.is_set()), bool(cancel and cancel.is_set())
             link.send({"kill": True})
             killed_at = now
-        if ended_at is not None and (not open_pipes or now > ended_at + DRAIN_GRACE):
+        if said.ended_at is not None and (not open_pipes or now > said.ended_at + DRAIN_GRACE):
             break
-        if ended_at is None and (gone or (killed_at is not None and now > killed_at + KILL_GRACE)):
-            _force_kill(link, supervisor)
-            ended_at = now
+        if said.ended_at is None and (said.gone or (killed_at is not None and now > killed_at + KILL_GRACE)):
+            _force_kill(link, said.supervisor)
+            said.ended_at = now
         for key, _ in selector.select(timeout=0.05):
             if key.fd == link.sock.fileno():
                 messages = link.messages()
                 if messages is None:
-                    gone = True
+                    said.gone = True
                     selector.unregister(key.fd)
-                    continue
-                for message in messages:
-                    supervisor = message.get("supervisor", supervisor)
-                    if "exit" in message:
-                        status, ended_at = message["exit"], time.monotonic()
+                for message in messages or []:
+                    said.take(message)
             elif data := os.read(key.fd, 65536):
                 streams[key.fd].feed(data)
             else:
                 selector.unregister(key.fd)
                 open_pipes.discard(key.fd)
     selector.close()
-    wall = (ended_at or time.monotonic()) - started
-    killed = timed_out or cancelled
-    return Ended(
-        None if killed else status, timed_out, cancelled, streams[link.stdout].text(), streams[link.stderr].text(), wall
-    )
+    killed = timed_out or cancelled or said.limit is not None
+    out, err = streams[link.stdout].text(), streams[link.stderr].text()
+    wall = (said.ended_at or time.monotonic()) - started
+    return Ended(None if killed else said.status, timed_out, cancelled, out, err, wall, said.limit, said.survivors)
 
 
 def _force_kill(link: Link, supervisor: int | None) -> None:

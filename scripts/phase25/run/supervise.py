@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from . import channel
+from . import channel, proc
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -40,24 +40,7 @@ def become_subreaper() -> None:
 
 def descendants(root: int) -> list[int]:
     """Every live process below ``root``, from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if fields[0] != b"Z":  # a zombie is dead already; reaping removes it
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    found, todo = [], [root]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
+    return list(proc.below(root))
 
 
 def reap() -> dict[int, int]:
@@ -73,12 +56,12 @@ def reap() -> dict[int, int]:
         ended[pid] = os.waitstatus_to_exitcode(status)
 
 
-def kill_all(ended: dict[int, int]) -> None:
-    """SIGKILL every descendant until none is left (a process may fork while we kill)."""
-    for _ in range(200):
+def kill_all(ended: dict[int, int]) -> int:
+    """SIGKILL every descendant until none is left (a process may fork while we kill); how many survived."""
+    for _ in range(500):
         alive = descendants(os.getpid())
         if not alive:
-            return
+            return 0
         for pid in alive:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -86,6 +69,7 @@ def kill_all(ended: dict[int, int]) -> None:
                 pass
         select.select([], [], [], 0.01)
         ended.update(reap())
+    return len(descendants(os.getpid()))
 
 
 class Channel:
@@ -133,6 +117,8 @@ def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) 
     pid = start()
     channel.send({"started": pid, "supervisor": os.getpid()})
     ended: dict[int, int] = {}
+    limits = spec.get("limits") or {}
+    polls = 0
     while pid not in ended:
         for message in channel.receive(0.05):
             if message.get("kill"):
@@ -140,8 +126,16 @@ def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) 
         if channel.closed:
             abandon(spec, ended)
         ended.update(reap())
-    kill_all(ended)  # what the snippet started must not outlive it
-    channel.send({"exit": ended[pid]})
+        polls += 1
+        if limits and polls % 4 == 0 and pid not in ended:
+            why = proc.over_limit(os.getpid(), limits["processes"], limits["memory_mb"])
+            if why is not None:
+                channel.send({"limit": why})
+                kill_all(ended)
+    survivors = kill_all(ended)  # what the snippet started must not outlive it
+    if survivors:
+        channel.send({"survivors": survivors})
+    channel.send({"exit": ended.get(pid, -9)})
     while not channel.closed:  # stay until the runner has read everything
         channel.receive(1.0)
         reap()

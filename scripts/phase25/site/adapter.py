@@ -89,10 +89,10 @@ def on_pre_build(config: MkDocsConfig) -> None:
             for path in labs.write_all(catalog, docs):
                 log.info("phase25: regenerated %s", path.relative_to(docs))
         issues = [*labs.stale(catalog, docs), *(str(i) for i in translations.parity(docs))]
-    except (SourceError, KeyError) as exc:
+    except (SourceError, KeyError, Interrupted) as exc:
         raise _fail(str(exc)) from None
-    except Interrupted as exc:
-        raise _fail(str(exc)) from None
+    except OSError as exc:
+        raise _fail(f"{exc.filename or 'a file'}: {exc.strerror or exc}") from None
     for issue in issues:
         log.warning("%s", issue)
     for problem in catalog.problems():

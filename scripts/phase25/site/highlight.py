@@ -7,8 +7,11 @@ kept in memory and in a cache folder, so Pygments runs only for new code.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
+import threading
 from pathlib import Path
 
 import pygments
@@ -32,17 +35,43 @@ class Highlighter:
         if key in self.memory:
             return self.memory[key]
         stored = self.cache / f"{key}.html" if self.cache else None
-        if stored is not None and stored.exists():
-            block = stored.read_text(encoding="utf-8")
-        else:
+        block = _cached(stored)
+        if block is None:
             block = _highlight(source, filename, classes, first_line)
-            if stored is not None:  # atomically: two builds may share the cache
-                stored.parent.mkdir(parents=True, exist_ok=True)
-                partial = stored.with_name(f".{stored.name}.{os.getpid()}.tmp")
-                partial.write_text(block, encoding="utf-8")
-                os.replace(partial, stored)
+            _keep(stored, block)
         self.memory[key] = block
         return block
+
+
+# The only markup Pygments writes here: a cached block holding anything else (a script, an attribute that
+# runs code) was not written by this code, and is highlighted again instead of reaching a page.
+_TAG = re.compile(r"<[^>]*>")
+_OUR_TAG = re.compile(r'</?(?:div|pre|span|code|table|tbody|tr|td|th)(?: class="[\w -]*")?>')
+
+
+def _cached(stored: Path | None) -> str | None:
+    try:
+        block = stored.read_text(encoding="utf-8") if stored is not None and stored.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return None
+    if block is None or not all(_OUR_TAG.fullmatch(tag) for tag in _TAG.findall(block)):
+        return None
+    return block
+
+
+def _keep(stored: Path | None, block: str) -> None:
+    """Keep a block for the next build, atomically (two builds may share the cache). The cache is a speed-up:
+    a checkout that cannot be written (read-only, a full disk) builds all the same, highlighting again."""
+    if stored is None:
+        return
+    partial = stored.with_name(f".{stored.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(block, encoding="utf-8")
+        os.replace(partial, stored)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink()
 
 
 def _highlight(source: str, filename: str | None, classes: str, first_line: int | None = None) -> str:

@@ -22,8 +22,5 @@ def write(site: Path, name: str, content: str | bytes) -> Path:
     if not inside(target, site):  # a link in site/ that leads elsewhere
         raise SourceError(f"site/{name}", "not written: it would land outside the site folder")
     data = content.encode("utf-8") if isinstance(content, str) else content
-    try:
-        write_atomic_bytes(target, data)
-    except OSError as exc:
-        raise SourceError(f"site/{name}", f"cannot be written: {exc.strerror or exc}") from None
+    write_atomic_bytes(target, data, shown_as=f"site/{name}")
     return target

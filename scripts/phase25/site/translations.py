@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.atomic import write_atomic
 from ..core.errors import SourceError
 from . import directives, page_source
 
@@ -130,5 +131,5 @@ def stamp(docs: Path, rel: str) -> str:
         text = f"---\n{body}\n---\n" + text[match.end() :]
     else:
         text = f"---\n{match.group('body')}\ntranslation_of: {value}\n---\n" + text[match.end() :]
-    target.write_text(text, encoding="utf-8")
+    write_atomic(target, text, shown_as=f"docs/{TARGET}/{rel}")
     return value

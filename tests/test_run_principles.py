@@ -1,0 +1,248 @@
+"""The runner's principles, tried the way a snippet or a machine would break them.
+
+- Nothing a run started outlives it, however it hides (new sessions, double forks, a tree of forks),
+  and a run is held to a limit of processes and of resident memory.
+- A write that fails is an error naming the path, never a hang; the old file stays whole.
+- The checkout guard sees every file of the checkout, and a change that keeps size and time.
+- Two runners started together execute a stale run once; the second uses the first one's record.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from phase25 import cli
+from phase25.core import records
+
+
+def alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+def pids_in(path: Path) -> list[int]:
+    return [int(line) for line in path.read_text().split()] if path.exists() else []
+
+
+# -- nothing outlives the run; limits ---------------------------------------------------------------------------------
+
+
+def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, tmp_path):
+    pids = tmp_path / "pids.txt"
+    toy.add(
+        "page/hides",
+        f"""
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+                time.sleep(300)
+            os._exit(0)
+        time.sleep(0.5)
+        print("left a grandchild behind")
+    """,
+    )
+    [record] = toy.run()[0].executed
+    assert record.status == "ok" and record.stdout == "left a grandchild behind\n"
+    time.sleep(0.2)
+    assert pids_in(pids) and not any(alive(pid) for pid in pids_in(pids))
+
+
+def test_a_run_past_its_process_limit_is_stopped_and_nothing_of_it_survives(toy, tmp_path):
+    pids = tmp_path / "pids.txt"
+    toy.add(
+        "page/tree",
+        f"""
+        import os, time
+        for depth in range(6):  # a tree of forks: 63 processes within milliseconds
+            if os.fork() == 0:
+                open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+                continue
+        time.sleep(300)
+    """,
+        extra="max_processes = 10\ntimeout = 60",
+    )
+    started = time.monotonic()
+    [record] = toy.run()[0].executed
+    assert time.monotonic() - started < 20
+    assert record.status == "failed" and "more than 10 processes at once" in record.error
+    assert "every process of the run was killed" in record.error
+    time.sleep(0.2)
+    assert len(pids_in(pids)) >= 10 and not any(alive(pid) for pid in pids_in(pids))
+
+
+def test_a_run_past_its_memory_limit_is_stopped(toy):
+    toy.add(
+        "page/greedy",
+        """
+        import time
+        hog = bytearray(400 * 1024 * 1024)  # zero-filled: every page is touched
+        print("allocated", flush=True)
+        time.sleep(300)
+    """,
+        extra="max_memory_mb = 128\ntimeout = 60",
+    )
+    [record] = toy.run()[0].executed
+    assert record.status == "failed" and "more than 128 MB of resident memory" in record.error
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("max_processes = 0", "max_processes must be a whole number from 1 to 4096"),
+        ("max_memory_mb = 1e9", "max_memory_mb must be a whole number"),
+        ('env = { PYTHONPATH = "/elsewhere" }', "PYTHONPATH is the runner's to set"),
+        ('env = { PHASE25_RUN = "{}" }', "PHASE25_RUN is the runner's to set"),
+        ('env = { "A=B" = "x" }', "is not a variable a process can get"),
+    ],
+)
+def test_a_header_cannot_lift_the_runners_limits_or_take_its_variables(line, message):
+    from phase25.core import header
+    from phase25.core.errors import SourceError
+
+    with pytest.raises(SourceError, match=message):
+        header.parse(f"# /// snippet\n# {line}\n# ///\nprint(1)\n", "snippets/page/a.py")
+
+
+# -- a write that fails is an error, never a hang ---------------------------------------------------------------------
+
+
+def _in_a_thread(target, timeout: int = 120) -> list:
+    """Run ``target`` (in the main thread: the command line sets signal handlers), failing instead of hanging
+    the suite when it has not returned in time."""
+    import signal
+
+    def hung(signum, frame):
+        raise TimeoutError(f"hung for {timeout} s")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(timeout)
+    try:
+        return [target()]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_record_that_cannot_be_written_is_one_message_not_a_hang(toy, monkeypatch, capsys):
+    toy.add("page/a", "print('first')\n")
+    toy.add("page/b", "print('b')\n")
+    assert cli.main(["--root", str(toy.root), "run", "-j2"]) == 0
+    path = records.record_path(toy.layout, "page/a", "cpu")
+    before = path.read_text()
+    toy.add("page/a", "print('second')\n")
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    [code] = _in_a_thread(lambda: cli.main(["--root", str(toy.root), "run", "-j2"]))
+    err = capsys.readouterr().err
+    assert code == 2 and "error: records/page/a.cpu.json: cannot be written: No space left on device" in err
+    assert "Traceback" not in err and path.read_text() == before
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_run_folder_that_cannot_be_made_is_one_message(toy, monkeypatch, capsys):
+    import tempfile
+
+    toy.add("page/a", "print(1)\n")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device", "/tmp/phase25-full")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", full)
+    [code] = _in_a_thread(lambda: cli.main(["--root", str(toy.root), "run"]))
+    err = capsys.readouterr().err
+    assert code == 2 and "error: /tmp/phase25-full: No space left on device" in err and "Traceback" not in err
+
+
+def _read_only(folder: Path, mount: Path) -> bool:
+    mount.mkdir(parents=True)
+    made = subprocess.run(["mount", "--bind", str(folder), str(mount)], capture_output=True, check=False)
+    if made.returncode != 0:
+        return False
+    again = subprocess.run(["mount", "-o", "remount,bind,ro", str(mount)], capture_output=True, check=False)
+    return again.returncode == 0
+
+
+def test_a_read_only_records_folder_is_one_message_and_the_old_record_stays(toy, tmp_path):
+    toy.add("page/a", "print('first')\n")
+    toy.run()
+    toy.add("page/a", "print('second')\n")
+    view = tmp_path / "view"
+    if not _read_only(toy.root / "records", view):
+        pytest.skip("this machine cannot make a read-only bind mount")
+    try:
+        env = {**os.environ, "PYTHONPATH": str(REPO / "scripts")}
+        result = subprocess.run(
+            [sys.executable, "-m", "phase25", "--root", str(toy.root), "--records", str(view), "run"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        subprocess.run(["umount", str(view)], check=False)
+    assert result.returncode == 2 and "cannot be written: Read-only file system" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert records.load(toy.layout, "page/a", "cpu").stdout == "first\n"
+
+
+# -- the checkout guard sees every file, and content -------------------------------------------------------------------
+
+
+def test_the_guard_sees_a_file_anywhere_in_the_checkout_and_a_change_that_keeps_size_and_time(toy):
+    (toy.root / "README.md").write_text("the readme\n")
+    (toy.root / "notes").mkdir()
+    (toy.root / "notes" / "plan.txt").write_text("AAAA")
+    toy.add("page/a", "print(1)\n")
+    toy.run()
+    toy.add(
+        "page/sly",
+        f"""
+        import os
+        path = {str(toy.root / "notes" / "plan.txt")!r}
+        stat = os.stat(path)
+        open(path, "w").write("BBBB")  # same size
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same time
+        open({str(toy.root / "README.md")!r}, "a").write("one more line\\n")
+    """,
+    )
+    outcome, _ = toy.run()
+    [intrusion] = outcome.intrusions
+    assert "notes/plan.txt" in intrusion and "README.md" in intrusion
+
+
+# -- two runners at once ----------------------------------------------------------------------------------------------
+
+
+def test_two_runners_started_together_execute_a_stale_run_once(toy, tmp_path):
+    counter = tmp_path / "executions.txt"
+    toy.add(
+        "page/slow",
+        f"""
+        import time
+        open({str(counter)!r}, "a").write("ran\\n")
+        time.sleep(1.5)
+        print("made once")
+    """,
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO / "scripts")}
+    command = [sys.executable, "-m", "phase25", "--root", str(toy.root), "run", "--fresh"]
+    both = [
+        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)
+    ]
+    results = [p.communicate(timeout=120) for p in both]
+    assert [p.returncode for p in both] == [0, 0], results
+    assert counter.read_text() == "ran\n"
+    assert sum("another runner has just made its record; using it" in err for _, err in results) == 1
+    assert records.load(toy.layout, "page/slow", "cpu").stdout == "made once\n"
