@@ -47,3 +47,19 @@ def test_a_clean_run_prints_no_failure_line():
     text = bench.report(figures)
     assert "failed" not in text and "not measured" not in text
     assert text.splitlines()[0] == "warm rebuild      3.90 s vs 3.60 s with plain code blocks: 1.08x (target <= 1.15x)"
+
+
+def test_a_failed_build_is_named_by_the_warnings_that_failed_it_not_its_last_line():
+    log = (
+        "INFO    -  Cleaning site directory\n"
+        "WARNING -  snippets/theory-01/bf16_uncapped.py (cpu): the note quotes `brg_matmul:avx512_core_bf16`, "
+        "which its output does not show\n"
+        "INFO    -  Documentation built in 3.2 seconds\n"
+        "INFO    -  Evicted stale cache: x\n"
+    )
+    why = bench.why_it_failed(log, 1)
+    assert why.startswith("WARNING -  snippets/theory-01/bf16_uncapped.py (cpu): the note quotes")
+    assert "Evicted" not in why
+    many = "".join(f"WARNING -  problem {i}\n" for i in range(5))
+    assert bench.why_it_failed(many, 1).endswith("problem 2 (and 2 more)")
+    assert bench.why_it_failed("", 3) == "exit status 3"

@@ -90,14 +90,33 @@ def test_provenance_lines_say_where_and_with_what_in_each_language(site):
     record, _ = site
     cpu = record()
     assert provenance_line(cpu, "en") == (
-        "Ran on CPU · AMD EPYC (AVX2, 2 threads) · torch 2.13.0 · Python 3.11.7 · 2026-11-30 · 1.2 s · commit abcdef1"
+        "Ran on CPU · AMD EPYC (AVX2 kernels, 2 threads) · torch 2.13.0 · Python 3.11.7 · 2026-11-30 · 1.2 s · "
+        "commit abcdef1"
     )
     assert provenance_line(cpu, "es") == (
-        "Ejecutado en CPU · AMD EPYC (AVX2, 2 hilos) · torch 2.13.0 · Python 3.11.7 "
-        "· 2026-11-30 · 1,2 s · commit abcdef1"
+        "Ejecutado en CPU · AMD EPYC (kernels AVX2, 2 hilos) · torch 2.13.0 · Python 3.11.7 · 2026-11-30 · 1,2 s "
+        "· commit abcdef1"
     )
     one = Record(**{**vars(cpu), "provenance": {**CPU_PROVENANCE, "threads": 1}})
-    assert "(AVX2, 1 hilo)" in provenance_line(one, "es") and "(AVX2, 1 thread)" in provenance_line(one, "en")
+    assert "(kernels AVX2, 1 hilo)" in provenance_line(one, "es") and "(AVX2 kernels, 1 thread)" in provenance_line(
+        one, "en"
+    )
+
+
+def test_two_cpus_with_one_model_name_are_told_apart(site):
+    """Both machines of a re-recording once read just 'AMD EPYC': the provenance names what decides a path."""
+    record, _ = site
+    amd = {**CPU_PROVENANCE, "cpu_model": "family 25 model 1", "cpu_flags": ["avx", "avx2", "fma"]}
+    intel = {
+        **CPU_PROVENANCE,
+        "device_name": "Intel(R) Xeon(R) Processor",
+        "cpu_model": "family 6 model 143",
+        "cpu_flags": ["avx2", "avx512f", "avx512_bf16", "amx_tile", "amx_bf16"],
+    }
+    lines = [provenance_line(record(provenance=p), "en") for p in (amd, intel)]
+    assert "AMD EPYC, family 25 model 1 (AVX2 kernels, the CPU has AVX2, no AVX-512, 2 threads)" in lines[0]
+    assert "family 6 model 143 (AVX2 kernels, the CPU has AVX-512 (bf16), AMX, 2 threads)" in lines[1]
+    assert "la CPU tiene AVX2, sin AVX-512" in provenance_line(record(provenance=amd), "es")
 
 
 @pytest.mark.parametrize(

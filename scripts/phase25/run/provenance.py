@@ -7,15 +7,50 @@ import sys
 from typing import Any
 
 
-def _cpu_model() -> str:
+# The instruction-set extensions that decide which kernel computes (ATen's, oneDNN's, MKL's): two CPUs
+# with the same model name but a different set take different paths, and the provenance says so.
+DECIDING_FLAGS = (
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "avx512f",
+    "avx512bw",
+    "avx512_vnni",
+    "avx512_bf16",
+    "avx512_fp16",
+    "amx_tile",
+    "amx_bf16",
+    "amx_int8",
+    "avx_vnni",
+)
+
+
+def _cpuinfo() -> dict[str, str]:
+    """The first processor's fields of /proc/cpuinfo (empty elsewhere)."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
             for line in handle:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                fields[key.strip()] = value.strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine()
+    return fields
+
+
+def cpu() -> dict[str, Any]:
+    """The CPU's model name, vendor, family and model numbers, and the deciding extensions it has."""
+    info = _cpuinfo()
+    flags = set(info.get("flags", "").split())
+    return {
+        "device_name": info.get("model name") or platform.processor() or platform.machine(),
+        "cpu_vendor": info.get("vendor_id", ""),
+        "cpu_model": f"family {info.get('cpu family', '?')} model {info.get('model', '?')}",
+        "cpu_flags": [flag for flag in DECIDING_FLAGS if flag in flags],
+    }
 
 
 def collect(device: str) -> dict[str, Any]:
@@ -40,7 +75,7 @@ def collect(device: str) -> dict[str, Any]:
         info["device_name"] = props.name
         info["compute_capability"] = f"sm_{props.major}{props.minor}"
     else:
-        info["device_name"] = _cpu_model()
+        info.update(cpu())
         if torch is not None:
             info["cpu_capability"] = torch.backends.cpu.get_cpu_capability()
             info["threads"] = torch.get_num_threads()

@@ -6,6 +6,16 @@ from ..core.records import Record
 from .strings import count, number, text
 
 
+def cpu_summary(flags: list[str], lang: str) -> str:
+    """The widest vector extensions a CPU has, as a reader compares two machines: "AVX-512 (bf16), AMX"."""
+    have = set(flags)
+    if "avx512f" in have:
+        widest = "AVX-512" + (" (bf16)" if "avx512_bf16" in have else "")
+    else:
+        widest = "AVX2" if "avx2" in have else "AVX" if "avx" in have else "SSE"
+    return widest + (", AMX" if "amx_tile" in have else "") + ("" if "avx512f" in have else text(lang, "no_avx512"))
+
+
 def provenance_line(record: Record, lang: str) -> str:
     """One line: where, with what and when this output was produced."""
     p, run = record.provenance, record.run
@@ -18,7 +28,11 @@ def provenance_line(record: Record, lang: str) -> str:
             parts.append(f"Triton {p['triton']}")
     else:
         where = f"{text(lang, 'ran_on')} CPU · {p.get('device_name', '?')}"
-        extras = [str(p["cpu_capability"])] if p.get("cpu_capability") else []
+        if p.get("cpu_model"):
+            where += f", {p['cpu_model']}"
+        extras = [text(lang, "kernels_for", isa=p["cpu_capability"])] if p.get("cpu_capability") else []
+        if isinstance(p.get("cpu_flags"), list):
+            extras.append(text(lang, "cpu_has", isa=cpu_summary(p["cpu_flags"], lang)))
         if isinstance(p.get("threads"), int):
             extras.append(count(lang, p["threads"], "thread"))
         if extras:

@@ -41,6 +41,16 @@ def build(root: Path, *, execute: bool = True) -> tuple[float, str, int]:
     return time.perf_counter() - started, result.stderr, result.returncode
 
 
+def why_it_failed(log: str, code: int) -> str:
+    """The messages that made a build fail (its warnings and errors, which --strict turns into a failure),
+    not the last line of its log, which is often an unrelated INFO."""
+    lines = [line.strip() for line in log.splitlines() if line.lstrip().startswith(("WARNING", "ERROR"))]
+    if not lines:
+        return log.strip().splitlines()[-1] if log.strip() else f"exit status {code}"
+    more = f" (and {len(lines) - 3} more)" if len(lines) > 3 else ""
+    return "; ".join(lines[:3]) + more
+
+
 def _fence(text: str) -> str:
     ticks = "`" * max(3, max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
     return f"{ticks}text\n{text.rstrip()}\n{ticks}\n"
@@ -78,7 +88,7 @@ def warm_rebuild(work: Path, repeat: int) -> dict:
     for root, execute in ((real, True), (plain, False)):  # warm the OS caches and .pyc files
         _, log, code = build(root, execute=execute)
         if code:
-            return {"failed": f"the build of {root.name} failed: {log.strip().splitlines()[-1:]}"}
+            return {"failed": f"the build of {root.name} failed: {why_it_failed(log, code)}"}
     times: dict[str, list[float]] = {"real": [], "plain": []}
     for _ in range(repeat):  # interleaved, so drift in machine load hits both alike
         times["real"].append(build(real)[0])
@@ -142,7 +152,7 @@ def execution_counts(work: Path) -> dict:
         _, log, code = build(project)
         counts[label] = len(EXECUTION_LINE.findall(log))
         if code:
-            counts[f"{label}_failed"] = log.strip().splitlines()[-1] if log.strip() else f"exit status {code}"
+            counts[f"{label}_failed"] = why_it_failed(log, code)
 
     executions("nothing_changed")
     snippet = project / "snippets" / "00-orientation" / "dispatch_keys.py"
