@@ -6,7 +6,6 @@ import platform
 import sys
 from typing import Any
 
-
 # The instruction-set extensions that decide which kernel computes (ATen's, oneDNN's, MKL's): two CPUs
 # with the same model name but a different set take different paths, and the provenance says so.
 DECIDING_FLAGS = (
