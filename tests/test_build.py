@@ -110,9 +110,12 @@ def test_language_alternates_are_absolute_in_a_sitemap_per_language(built_site):
     assert 'hreflang="en"' in page and '<link rel="alternate"' not in page  # switcher links, no head alternates
 
 
-def test_mermaid_is_served_only_with_pages_that_draw_a_diagram(built_site):
-    assert "mermaid-11" not in read(built_site, "index.html")
-    assert "mermaid-11" in read(built_site, "theory/02-autograd-and-custom-ops/index.html")
+def test_diagrams_are_drawn_at_build_time_and_no_page_loads_a_diagram_script(built_site):
+    pages = [p for p in built_site.rglob("*.html") if "snippet-files" not in p.parts]
+    assert pages and not [p for p in pages if "mermaid" in p.read_text(encoding="utf-8").lower()]
+    html = read(built_site, "es/theory/01-dispatcher-and-aten/index.html")
+    assert '<figure class="snippet-diagram"><svg' in html and "llama a" in html and "kernel matemático" in html
+    assert not list(built_site.rglob("mermaid*.js"))
 
 
 @pytest.fixture(scope="module")

@@ -160,11 +160,11 @@ def test_a_big_artifact_is_a_link_to_a_file_of_its_own(site):
 
 def test_artifacts_are_folded_and_diagrams_drawn(site):
     record, page = site
-    record(artifacts={"output_code.py": "def kernel():\n    pass\n", "path.mmd": 'flowchart LR\n  a["<b>x</b>"]'})
+    record(artifacts={"output_code.py": "def kernel():\n    pass\n", "path.mmd": 'flowchart LR\n  a["<b>x</b>"] --> b'})
     html, _ = page("::: snippet page/a\n")
     assert "<summary>File written by the snippet: output_code.py (2 lines)</summary>" in html
     assert '<span class="k">def</span>' in html
-    assert '<pre class="mermaid snippet-diagram"><code>flowchart LR' in html and "&lt;b&gt;x&lt;/b&gt;" in html
+    assert '<figure class="snippet-diagram"><svg' in html and "&lt;b&gt;x&lt;/b&gt;" in html and "<b>" not in html
 
 
 def test_expected_error_is_labelled(site):

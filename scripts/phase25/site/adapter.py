@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page as MkDocsPage
 
 log = logging.getLogger("mkdocs.plugins.phase25")
-MERMAID = "assets/javascripts/mermaid-11.17.2.min.js"
 
 
 @dataclass
@@ -190,9 +189,6 @@ def on_post_page(output: str, page: MkDocsPage, config: MkDocsConfig) -> str:
     output = workarounds.search_base(output, _lang(page))
     output = workarounds.alternates_in_sitemaps_only(output)
     output = workarounds.accessible(output, _lang(page))
-    if 'class="mermaid' in output:  # Mermaid (3.5 MB) only on the pages that draw a diagram
-        script = f'<script src="{"../" * page.url.count("/")}{MERMAID}"></script>'
-        output = re.sub(r'(<script src="[^"]*assets/javascripts/bundle\.)', script + r"\1", output, count=1)
     return output
 
 

@@ -12,6 +12,7 @@ import re
 
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
+from . import diagrams
 from .directives import Directive
 from .markup import admonition, body_slot, escape, inline_code
 from .page import Page, Problem, Rendered
@@ -20,6 +21,8 @@ from .published import outside_files, published_url
 from .strings import count, text
 
 LONG_OUTPUT_LINES = 100
+NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size
+MAX_FITTED_COLUMNS = 120  # up to this width, an output fits a 1400 px screen without a scroll bar
 DEVICE_LABELS = {"cpu": "CPU", "cuda": "CUDA"}
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
@@ -36,7 +39,10 @@ def output_block(output: str, lang: str, label: str | None = None, volatile: tup
     body = OMITTED.sub(
         lambda m: f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=m.group("lines")))}</span>', body
     )
-    block = f'<div class="highlight snippet-output"><pre><code>{body}</code></pre></div>'
+    widest = max(len(line) for line in lines)
+    # A wide output (a key-set table) shrinks its font to fit the column, down to a floor (see snippets.css).
+    wide = f' snippet-wide" style="--cols: {min(widest, MAX_FITTED_COLUMNS)}' if widest > NARROW_COLUMNS else ""
+    block = f'<div class="highlight snippet-output{wide}"><pre><code>{body}</code></pre></div>'
     caption = f'<p class="snippet-stream">{escape(label)}</p>' if label else ""
     if len(lines) > LONG_OUTPUT_LINES:
         summary = escape(text(lang, "long", lines=len(lines)))
@@ -69,8 +75,9 @@ def _artifacts(record: Record, page: Page) -> list[str]:
     """The files the snippet wrote: a diagram drawn, a small file folded, a big one linked."""
     lang, pieces = page.lang, []
     for name, content in sorted(record.artifacts.items()):
-        if name.endswith(".mmd"):  # a diagram the snippet drew from what it saw: shown, not folded
-            pieces.append(f'<pre class="mermaid snippet-diagram"><code>{escape(content)}</code></pre>')
+        if name.endswith(".mmd"):  # a diagram the snippet drew from what it saw: drawn here, shown, not folded
+            where = f"records/{record.snippet}.{record.device}.json: {name}"
+            pieces.append(diagrams.svg(content, name, lang, where, f"{record.snippet}-{record.device}-{name}"))
             continue
         summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
         outside = published_url(record, f"{name}.txt")
