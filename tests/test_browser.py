@@ -373,8 +373,8 @@ def test_lab_notebook_switches_language_and_diagrams_are_drawn_without_a_script(
     diagram = page.locator('.snippet[data-snippet="theory-02/graph_walk"] figure.snippet-diagram svg').first
     box = diagram.bounding_box()
     assert box and box["height"] > 100 and box["width"] > 200
-    assert diagram.get_attribute("role") == "img" and "AddmmBackward0" in diagram.locator("desc").inner_text()
-    assert "Diagrama dibujado por el fragmento" in diagram.locator("title").inner_text()
+    assert diagram.get_attribute("role") == "img" and "AddmmBackward0" in diagram.locator("desc").text_content()
+    assert "Diagrama dibujado por el fragmento" in diagram.locator("title").text_content()
     assert page.locator("script[src*=mermaid]").count() == 0
 
 
