@@ -8,7 +8,7 @@ P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
-        gpu-capture translations stamp-translation torch-release drift bench clean
+        gpu-capture translations stamp-translation torch-release drift drift-shard drift-report merge bench engines clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -79,11 +79,23 @@ torch-release: setup  ## the torch release to measure (VERSION=, default the new
 drift: setup  ## run every CPU snippet under torch TORCH=X.Y.Z; write the drift report and its pages
 	$(P25) upgrade drift $(TORCH) -j$(JOBS)
 
+drift-shard: setup  ## one machine's share (SHARD=i/n) of the drift run under TORCH=X.Y.Z (a CI matrix job)
+	$(P25) upgrade shard $(TORCH) --shard $(SHARD) -j$(JOBS)
+
+drift-report: setup  ## merge the shards' records (SHARDS="dir ...", each run once) and write the drift report
+	$(P25) upgrade report $(TORCH) $(SHARDS)
+
+merge: setup  ## merge records folders of shards (SHARDS="dir ...") into records/: every run once, or nothing
+	$(P25) merge $(SHARDS)
+
 translations: setup  ## parity and freshness of the Spanish pages
 	$(P25) translations check
 
 stamp-translation: setup  ## mark PAGE (docs/es/...) as translating the current English page
 	$(P25) translations stamp $(PAGE)
+
+engines: setup  ## build the site with MkDocs and with ProperDocs (strict) and compare them page by page
+	$(P25) engines
 
 bench: setup  ## build and execution figures (numbers to read, not a test)
 	$(P25) bench

@@ -231,18 +231,47 @@ def test_a_corrupt_record_is_named_and_replaced_out_loud(toy):
     assert "replacing the corrupt record of page/a (cpu): records/page/a.cpu.json: not valid JSON" in stream.getvalue()
 
 
-def test_shards_partition_the_work_stably(toy):
+def test_shards_partition_the_work_and_balance_the_recorded_wall_times(toy):
     for i in range(12):
         toy.add(f"page/s{i:02d}", "print(1)\n", devices='["cpu", "cuda"]')
-    every = {j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"])[0]}
-    shards = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
-    assert set().union(*shards) == every and sum(map(len, shards)) == len(every) == 24
-    assert all(shards), "a shard of 24 jobs in 3 should not be empty"
-    toy.add("page/zz_new", "print(1)\n")
-    again = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], shard=(i, 3))[0]} for i in (1, 2, 3)]
-    assert [a - {"page/zz_new (cpu)"} for a in again] == shards
+    toy.run()
+    for i, record in enumerate(sorted(toy.run(force=True)[0].executed, key=lambda r: r.snippet)):
+        record.run["wall_s"] = float(i + 1)  # 1 s to 12 s
+        records.save(toy.layout, record)
+    catalog = toy.catalog()
+    every = {j.key for j in plan.jobs(catalog, ["cpu", "cuda"], force=True)[0]}
+    shards = [plan.jobs(catalog, ["cpu", "cuda"], force=True, shard=(i, 3))[0] for i in (1, 2, 3)]
+    keys = [{j.key for j in shard} for shard in shards]
+    assert set().union(*keys) == every and sum(map(len, keys)) == len(every) == 24  # each job once
+    loads = [sum(plan.estimate(j, catalog) or plan.UNKNOWN_WALL_S for j in shard) for shard in shards]
+    assert max(loads) - min(loads) <= 12, loads  # within the longest run; the CUDA jobs count as unknown
+    again = [{j.key for j in plan.jobs(toy.catalog(), ["cpu", "cuda"], force=True, shard=(i, 3))[0]} for i in (1, 2, 3)]
+    assert again == keys  # the same split on every machine that reads the same records
     with pytest.raises(ValueError, match="need 1 <= i <= n"):
         plan.parse_shard("4/3")
+
+
+def test_the_records_of_shards_merge_into_the_whole_and_refuse_gaps_and_overlaps(toy, tmp_path, capsys):
+    for name in ("a", "b", "c", "d", "e"):
+        toy.add(f"page/{name}", f"print({name!r})\n")
+    toy.run()
+    folders = [tmp_path / f"shard{i}" for i in (1, 2)]
+    for i, folder in enumerate(folders, 1):
+        assert cli.main(["--root", str(toy.root), "--records", str(folder), "run", "--force", f"--shard={i}/2"]) == 0
+    into = tmp_path / "merged"
+    assert cli.main(["--root", str(toy.root), "merge", *map(str, folders), "--into", str(into)]) == 0
+    assert sorted(p.name for p in into.rglob("*.json")) == [f"{n}.cpu.json" for n in "abcde"]
+    [one] = list(folders[0].rglob("*.json"))[:1]
+    (folders[1] / one.relative_to(folders[0])).write_bytes(one.read_bytes())  # an overlap
+    [gone] = list(folders[0].rglob("*.json"))[-1:]
+    gone.unlink()  # and a gap, unless it was the overlapping one
+    capsys.readouterr()
+    assert cli.main(["--root", str(toy.root), "merge", *map(str, folders), "--into", str(tmp_path / "m2")]) == 2
+    err = capsys.readouterr().err
+    assert "the shards do not merge" in err and "in 2 shards" in err and not (tmp_path / "m2").exists()
+    (folders[1] / "page" / "ghost.cpu.json").write_bytes(one.read_bytes())
+    assert cli.main(["--root", str(toy.root), "merge", *map(str, folders), "--into", str(tmp_path / "m3")]) == 2
+    assert "page/ghost (cpu): no snippet asks for this record" in capsys.readouterr().err
 
 
 def test_cli_check_reports_a_mismatch_as_a_diff_and_rewrites_nothing(toy, capsys):

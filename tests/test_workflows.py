@@ -15,6 +15,44 @@ RUN = re.compile(r"^\s*(?:- )?run: (?P<command>.+)$", re.M)
 TARGETS = set(re.findall(r"^([\w-]+):", (REPO / "Makefile").read_text(), re.M))
 
 
+def test_the_workflows_pass_zizmor_offline():
+    zizmor = shutil.which("zizmor") or str(Path(__file__).resolve().parents[1] / ".venv/bin/zizmor")
+    result = subprocess.run(
+        [zizmor, "--offline", "--no-progress", ".github/workflows"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0 and "No findings" in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=[w.stem for w in WORKFLOWS])
+def test_least_permissions_per_job_pinned_actions_and_no_expression_in_a_shell_command(workflow):
+    import yaml
+
+    data = yaml.safe_load(workflow.read_text())
+    assert data["permissions"] == {}, "the workflow grants nothing; each job asks for what it needs"
+    for name, job in data["jobs"].items():
+        assert "permissions" in job, f"{workflow.name}: job {name} states its permissions"
+        for step in job["steps"]:
+            if "uses" in step:
+                assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", step["uses"]), f"{step['uses']} is not pinned"
+            assert "${{" not in step.get("run", ""), f"{workflow.name}: an expression inside run: {step['run']}"
+
+
+def test_no_fork_pull_request_reaches_the_self_hosted_gpu_runner():
+    import yaml
+
+    for workflow in WORKFLOWS:
+        data = yaml.safe_load(workflow.read_text())
+        triggers = data.get(True, data.get("on"))  # YAML reads a bare `on:` as True
+        for job in data["jobs"].values():
+            if "self-hosted" in job["runs-on"]:
+                assert not {"pull_request", "pull_request_target", "issue_comment"} & set(triggers), workflow.name
+                assert "pull_request" not in job.get("if", "pull_request") and "workflow_dispatch" in job["if"]
+
+
 def test_the_workflows_pass_actionlint():
     actionlint = shutil.which("actionlint") or str(Path(__file__).resolve().parents[1] / ".venv/bin/actionlint")
     result = subprocess.run([actionlint, "-color=false"], cwd=REPO, capture_output=True, text=True, check=False)

@@ -4,14 +4,18 @@
     update [ID...]        re-execute CPU runs and rewrite their records, on purpose
     check [ID...]         re-execute CPU runs in a scratch folder; print each mismatch as a diff
     report                every (snippet, device) and the state of its record
+    merge DIR...          merge the records folders of shards (--shard i/n): every run once, or nothing
     labs build|check      write the lab notebooks, or check them against their sources
     translations check    parity and freshness of the Spanish pages
     translations stamp P  mark docs/es/P as translating the current English page
     drift compare DIR     compare a records folder made under another torch with records/
     upgrade latest        the torch release to measure, and whether it is newer than the pin
     upgrade drift V       run the CPU snippets under torch V; write the drift report and its pages
+    upgrade shard V       one machine's share of that run (--shard i/n), spread over a CI matrix
+    upgrade report V DIR  merge the shards' records (each run once) and write the drift report
     bench                 build and execution figures
     model [--check]       retrain the running example (and compare with the committed checkpoint)
+    engines               build the site with MkDocs and with ProperDocs; compare them page by page
 
 Bad input is reported as one line naming the file (and line) and exits with 2;
 Ctrl-C stops everything at once and exits with 130.
@@ -39,12 +43,14 @@ COMMANDS = {
     "update": "run.commands:update",
     "check": "run.commands:check",
     "report": "run.commands:report",
+    "merge": "run.commands:merge",
     "labs": "site.commands:labs",
     "translations": "site.commands:translations",
     "drift": "tools.commands:drift",
     "upgrade": "tools.commands:upgrade",
     "bench": "tools.commands:bench",
     "model": "tools.commands:model",
+    "engines": "tools.commands:engines",
 }
 
 
@@ -73,13 +79,18 @@ def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--before", help="records folder of the old run (default: records/)")
     p.add_argument("--name", required=True, help="report name, e.g. torch-2.13.0-to-2.14.1")
     p = sub.add_parser("upgrade", help="the torch upgrade pipeline: find a release, measure its drift")
-    p.add_argument("action", choices=["latest", "drift"])
+    p.add_argument("action", choices=["latest", "drift", "shard", "report"])
     p.add_argument("version", nargs="?", default="", help="torch version (default for latest: the newest on PyPI)")
+    p.add_argument("folders", nargs="*", help="report: the records folder of each shard")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--shard", type=parse_shard, help="shard: this machine's share, i/n")
     p = sub.add_parser("bench", help="build and execution figures (numbers to read, not a test)")
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--json", help="also write the figures to this file")
+    sub.add_parser("engines", help="build with MkDocs and with ProperDocs; compare the two sites").add_argument(
+        "--site-url", help="the address both sites are built for (default: mkdocs.yml's)"
+    )
     sub.add_parser("model", help="retrain the running example").add_argument(
         "--check", action="store_true", help="compare with the committed checkpoint; write nothing"
     )
@@ -101,6 +112,10 @@ def parser() -> argparse.ArgumentParser:
     _run_options(sub.add_parser("update", help="re-execute every CPU run and rewrite its record"))
     _run_options(sub.add_parser("check", help="re-execute CPU runs into a scratch folder; diff against records"))
     sub.add_parser("report", help="every (snippet, device) and the state of its record")
+    p = sub.add_parser("merge", help="merge the records folders of shards: every run exactly once, or nothing")
+    p.add_argument("folders", nargs="+", help="one records folder per shard")
+    p.add_argument("--device", choices=DEVICES, default="cpu")
+    p.add_argument("--into", help="records folder to write (default: records/)")
     _site_and_tool_commands(sub)
     return top
 

@@ -65,7 +65,10 @@ def run(args: argparse.Namespace, layout: Layout) -> int:
     if devices is None:
         return 2
     catalog = Catalog.here(layout)
-    todo, current = plan.jobs(catalog, devices, select=args.snippets, force=args.force, shard=args.shard)
+    committed = Catalog(Layout.of(layout.root)) if args.records else catalog  # shards balanced on committed times
+    todo, current = plan.jobs(
+        catalog, devices, select=args.snippets, force=args.force, shard=args.shard, estimates=committed
+    )
     print(
         f"{len(todo)} to run, {len(current)} current (devices: {', '.join(devices) or 'none'}; torch {catalog.torch})",
         file=sys.stderr,
@@ -88,7 +91,9 @@ def check(args: argparse.Namespace, layout: Layout) -> int:
     mismatches = 0
     with tempfile.TemporaryDirectory(prefix="phase25-check-") as scratch:
         scratch_catalog = Catalog(Layout(layout.root, layout.snippets, Path(scratch)), committed.torch)
-        todo, _ = plan.jobs(scratch_catalog, ["cpu"], select=args.snippets, force=True, shard=args.shard)
+        todo, _ = plan.jobs(
+            scratch_catalog, ["cpu"], select=args.snippets, force=True, shard=args.shard, estimates=committed
+        )
         outcome = _execute(scratch_catalog, todo, args, estimates=committed)
         for rerun in outcome.executed:
             view = committed.standing(rerun.snippet, "cpu")
@@ -123,3 +128,13 @@ def report(args: argparse.Namespace, layout: Layout) -> int:
         file=sys.stderr,
     )
     return 1 if problems else 0
+
+
+def merge(args: argparse.Namespace, layout: Layout) -> int:
+    """Merge the records folders of every shard into one: each run exactly once, or nothing is written."""
+    from . import merge as merging
+
+    into = Path(args.into).resolve() if args.into else layout.records
+    written = merging.merge([Path(d) for d in args.folders], into, layout, args.device)
+    print(f"merged {written} records of {len(args.folders)} shards into {into}", file=sys.stderr)
+    return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,12 +33,28 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, total
 
 
-def in_shard(job: Job, shard: tuple[int, int] | None) -> bool:
-    """Stable assignment by hash: adding a snippet never moves the others."""
-    if shard is None:
-        return True
-    index, total = shard
-    return int.from_bytes(hashlib.sha256(job.key.encode()).digest()[:8], "big") % total == index - 1
+UNKNOWN_WALL_S = 60.0  # what a run without a record is expected to take when shards are balanced
+
+
+def estimate(job: Job, estimates: Catalog | None) -> float | None:
+    """The wall time of the job's recorded run, None when there is none."""
+    standing = estimates.standings.get((job.snippet.id, job.device)) if estimates else None
+    return float(standing.record.run["wall_s"]) if standing and standing.record else None
+
+
+def split(selected: list[Job], total: int, estimates: Catalog | None) -> list[list[Job]]:
+    """``total`` shards of about equal recorded wall time (longest first, each to the lightest shard).
+
+    Every machine that reads the same commit computes the same split, so shards run on separate
+    machines cover every job exactly once; merging their records checks it (see run/merge.py).
+    """
+    loads = [0.0] * total
+    shards: list[list[Job]] = [[] for _ in range(total)]
+    for job in sorted(selected, key=lambda j: (-(estimate(j, estimates) or UNKNOWN_WALL_S), j.key)):
+        lightest = min(range(total), key=lambda i: (loads[i], i))
+        shards[lightest].append(job)
+        loads[lightest] += estimate(job, estimates) or UNKNOWN_WALL_S
+    return shards
 
 
 def jobs(
@@ -49,37 +64,36 @@ def jobs(
     select: Iterable[str] = (),
     force: bool = False,
     shard: tuple[int, int] | None = None,
+    estimates: Catalog | None = None,
 ) -> tuple[list[Job], list[Job]]:
-    """Split the selected jobs into (to run, already current)."""
+    """Split the selected jobs into (to run, already current); with ``shard`` (i, n), only this machine's
+    share, balanced by the wall times of ``estimates`` (the catalog's own records by default)."""
     wanted = set(select)
     unknown = wanted - set(catalog.snippets)
     if unknown:
         raise KeyError(f"no such snippet: {', '.join(sorted(unknown))}")
+    selected = [
+        Job(snippet, device)
+        for snippet in catalog.snippets.values()
+        for device in devices
+        if (not wanted or snippet.id in wanted) and device in snippet.header.devices
+    ]
+    if shard is not None:
+        selected = split(selected, shard[1], estimates or catalog)[shard[0] - 1]
     todo: list[Job] = []
     current: list[Job] = []
-    for snippet in catalog.snippets.values():
-        for device in devices:
-            job = Job(snippet, device)
-            if wanted and snippet.id not in wanted:
-                continue
-            if device not in snippet.header.devices or not in_shard(job, shard):
-                continue
-            standing = catalog.standing(snippet.id, device)
-            (current if standing.state == "current" and not force else todo).append(job)
+    for job in selected:
+        standing = catalog.standing(job.snippet.id, job.device)
+        (current if standing.state == "current" and not force else todo).append(job)
     return todo, current
 
 
-def longest_first(jobs: list[Job], estimates: Catalog | None) -> list[Job]:
+def longest_first(jobs_: list[Job], estimates: Catalog | None) -> list[Job]:
     """Start the long runs (compiles, multi-process demos) first, judging by recorded wall times.
 
     Unknown ones come first of all: they might be long, and they are usually the one just edited.
     """
-
-    def estimate(job: Job) -> float:
-        standing = estimates.standings.get((job.snippet.id, job.device)) if estimates else None
-        return float(standing.record.run["wall_s"]) if standing and standing.record else float("inf")
-
-    return sorted(jobs, key=lambda job: (-estimate(job), job.key))
+    return sorted(jobs_, key=lambda job: (-(estimate(job, estimates) or float("inf")), job.key))
 
 
 def warm_groups(jobs: list[Job]) -> set[str]:

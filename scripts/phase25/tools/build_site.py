@@ -1,4 +1,5 @@
-"""Build the real site (or a copy of it) with mkdocs, as a subprocess: what the tests and the benchmark run."""
+"""Build the real site (or a copy of it) as a subprocess, with MkDocs or ProperDocs: what the tests and the
+benchmark run."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+ENGINES = {"mkdocs": "mkdocs", "properdocs": "properdocs"}  # engine -> its command in the virtual environment
 
 
 def build(
@@ -16,13 +19,15 @@ def build(
     execute: bool = False,
     site_url: str | None = None,
     timeout: float | None = 900,
+    engine: str = "mkdocs",
 ) -> subprocess.CompletedProcess:
-    """``site_url`` publishes the site at another address, as a preview does (PHASE25_SITE_URL)."""
+    """``site_url`` publishes the site at another address, as a preview does (PHASE25_SITE_URL);
+    ``engine`` is ``mkdocs`` (the default) or ``properdocs``, which reads the same mkdocs.yml."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}
     if site_url:
         env["PHASE25_SITE_URL"] = site_url
-    mkdocs = str(Path(sys.executable).parent / "mkdocs")
-    command = [mkdocs, "build", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
+    program = str(Path(sys.executable).parent / ENGINES[engine])
+    command = [program, "build", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
     if strict:
         command.append("--strict")
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout, check=False)

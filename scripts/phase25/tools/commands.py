@@ -25,15 +25,26 @@ def drift(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def upgrade(args: argparse.Namespace, layout: Layout) -> int:
-    """``latest``: the release to measure and whether it is newer; ``drift V``: measure torch V's drift."""
+    """``latest``: the release to measure; ``drift V``: measure torch V's drift on this machine; ``shard V
+    --shard i/n``: one machine's share of it; ``report V DIR...``: merge the shards' records and report."""
     from . import upgrade as pipeline
 
     if args.action == "latest":
         print(pipeline.latest(layout.root, args.version or None))
         return 0
     if not args.version:
-        raise ValueError("upgrade drift needs the torch version, e.g. upgrade drift 2.14.1")
-    print(f"wrote reports/drift/{pipeline.measure(layout.root, args.version, args.jobs)}.json and its pages")
+        raise ValueError(f"upgrade {args.action} needs the torch version, e.g. upgrade {args.action} 2.14.1")
+    if args.action == "shard":
+        if args.shard is None:
+            raise ValueError("upgrade shard needs --shard i/n")
+        folder = pipeline.execute(layout.root, args.version, args.jobs, args.shard)
+        print(f"records of shard {args.shard[0]}/{args.shard[1]} in {folder.relative_to(layout.root)}")
+        return 0
+    if args.action == "report":
+        name = pipeline.merged_report(layout.root, args.version, [Path(f) for f in args.folders])
+    else:
+        name = pipeline.measure(layout.root, args.version, args.jobs)
+    print(f"wrote reports/drift/{name}.json and its pages")
     return 0
 
 
@@ -49,3 +60,22 @@ def model(args: argparse.Namespace, layout: Layout) -> int:
     from . import model as retraining
 
     return retraining.main(layout, check=args.check)
+
+
+def engines(args: argparse.Namespace, layout: Layout) -> int:
+    """Build the site with MkDocs and with ProperDocs (strict, nothing executed) and compare them page by page."""
+    import tempfile
+
+    from . import build_site
+    from . import engines as comparison
+
+    with tempfile.TemporaryDirectory(prefix="phase25-engines-") as scratch:
+        sites = {engine: Path(scratch) / engine for engine in build_site.ENGINES}
+        for engine, site in sites.items():
+            built = build_site.build(layout.root, site, engine=engine, site_url=args.site_url)
+            if built.returncode:
+                print(f"the {engine} build failed:\n{built.stderr[-3000:]}")
+                return 1
+        found, causes = comparison.compare(sites["mkdocs"], sites["properdocs"])
+    print(comparison.report(found, causes))
+    return 1 if found else 0

@@ -45,7 +45,7 @@ def newest_release() -> str:
 
 def latest(root: Path, version: str | None) -> str:
     """GitHub Actions outputs: the version to measure, and whether it is newer than the pin."""
-    target = version or newest_release()
+    target = checked(version) if version else newest_release()
     newer = tuple(int(p) for p in target.split(".")) > tuple(int(p) for p in pinned(root).split("."))
     return f"version={target}\nnewer={'true' if newer else 'false'}"
 
@@ -61,20 +61,52 @@ def scratch_python(root: Path, version: str) -> Path:
     return python
 
 
-def measure(root: Path, version: str, jobs: int) -> str:
-    """Run every CPU snippet under torch ``version``; write the report and its pages; return its name."""
-    python = scratch_python(root, version)
-    scratch = root / ".cache" / "phase25" / f"records-{version}"
+def checked(version: str) -> str:
+    """A torch version as X.Y.Z, refused otherwise: it comes from a workflow's input and names folders."""
+    if not _VERSION.match(version):
+        raise ValueError(f"{version!r} is not a torch release (X.Y.Z)")
+    return version
+
+
+def scratch_records(root: Path, version: str) -> Path:
+    return root / ".cache" / "phase25" / f"records-{checked(version)}"
+
+
+def execute(root: Path, version: str, jobs: int, shard: tuple[int, int] | None = None) -> Path:
+    """Run every CPU snippet (or one shard's share, balanced on the committed wall times) under torch
+    ``version`` into a scratch records folder; return that folder."""
+    python = scratch_python(root, checked(version))
+    scratch = scratch_records(root, version)
     catalog = Catalog(Layout(root, root / "snippets", scratch))
-    todo, _ = plan.jobs(catalog, ["cpu"], force=True)
-    outcome = pool.run(catalog, todo, workers=jobs, python=str(python), estimates=Catalog(Layout.of(root)))
+    committed = Catalog(Layout.of(root))
+    todo, _ = plan.jobs(catalog, ["cpu"], force=True, shard=shard, estimates=committed)
+    outcome = pool.run(catalog, todo, workers=jobs, python=str(python), estimates=committed, reuse=False)
     for record in outcome.failures:
         print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
-    name = f"torch-{pinned(root)}-to-{version}"
-    report = drift.between(Layout.of(root), Layout(root, root / "snippets", scratch))
-    atomic.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(report))
+    return scratch
+
+
+def report(root: Path, version: str, records_folder: Path) -> str:
+    """Write the drift report of ``records_folder`` against the committed records, and its pages."""
+    name = f"torch-{pinned(root)}-to-{checked(version)}"
+    found = drift.between(Layout.of(root), Layout(root, root / "snippets", records_folder))
+    atomic.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(found))
     write_pages(root, name, version)
     return name
+
+
+def measure(root: Path, version: str, jobs: int) -> str:
+    """Run every CPU snippet under torch ``version`` on this machine; write the report and its pages."""
+    return report(root, version, execute(root, version, jobs))
+
+
+def merged_report(root: Path, version: str, shards: list[Path]) -> str:
+    """The report of a drift run spread over machines: their records merged (each run once), then compared."""
+    from ..run import merge
+
+    into = root / ".cache" / "phase25" / f"records-{checked(version)}-merged"
+    merge.merge(shards, into, Layout.of(root), "cpu")
+    return report(root, version, into)
 
 
 PAGES = {

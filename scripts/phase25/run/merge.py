@@ -1,0 +1,67 @@
+"""Merging the records of shards: the union of the shards is the whole, each run exactly once.
+
+Re-executing every snippet (a torch upgrade's drift run, ``make records`` in CI) is split over several
+machines with ``--shard i/n``; each uploads its records folder, and a final job merges them here. A
+run found in no shard (a gap), in two (an overlap), a record no snippet asks for, or a record that is
+corrupt or made from other sources than the snippet's now, refuses the whole merge: nothing is
+written, and the message lists every such run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core import records
+from ..core.atomic import write_atomic
+from ..core.catalog import Catalog, standing_of
+from ..core.errors import SourceError
+from ..core.paths import Layout
+from . import plan
+
+
+def _found(folder: Path, layout: Layout) -> dict[str, Path]:
+    """Each record file of a shard's folder, by its job key, read without following links."""
+    found = {}
+    for path in sorted(folder.rglob("*.json")):
+        name = path.relative_to(folder).as_posix()
+        snippet_id, _, device = name.removesuffix(".json").rpartition(".")
+        found[f"{snippet_id} ({device})"] = path
+    return found
+
+
+def merge(folders: list[Path], into: Path, layout: Layout, device: str) -> int:
+    """Check the shards' records against the plan, then copy them into ``into``; how many were written."""
+    catalog = Catalog(layout)  # judged on sources and environment only: a drift run uses another torch
+    expected = {job.key: job for job in plan.jobs(catalog, [device], force=True)[0]}
+    seen: dict[str, list[Path]] = {}
+    for folder in folders:
+        for key, path in _found(folder, layout).items():
+            seen.setdefault(key, []).append(path)
+    problems = [f"{key}: in no shard" for key in sorted(set(expected) - set(seen))]
+    problems += [
+        f"{key}: in {len(paths)} shards ({', '.join(str(p.parent) for p in paths)})"
+        for key, paths in sorted(seen.items())
+        if len(paths) > 1
+    ]
+    problems += [f"{key}: no snippet asks for this record" for key in sorted(set(seen) - set(expected))]
+    chosen = {}
+    for key in sorted(set(expected) & set(seen)):
+        job, path = expected[key], seen[key][0]
+        shard = Layout(layout.root, layout.snippets, path.parents[len(job.snippet.id.split("/")) - 1])
+        try:
+            record = records.load(shard, job.snippet.id, job.device)
+        except records.RecordError as exc:
+            problems.append(f"{key}: {exc}")
+            continue
+        assert record is not None
+        standing = standing_of(job.snippet, job.device, catalog.digests[job.snippet.id], record, None)
+        if standing.state != "current":
+            problems.append(f"{key}: {standing.reason}")
+        chosen[key] = (job, record)
+    if problems:
+        raise SourceError(", ".join(str(f) for f in folders), "the shards do not merge: " + "; ".join(problems))
+    target = Layout(layout.root, layout.snippets, into)
+    for job, record in chosen.values():
+        path = records.record_path(target, job.snippet.id, job.device)
+        write_atomic(path, record.to_json(), shown_as=records.display(layout, path))
+    return len(chosen)
