@@ -1,29 +1,25 @@
 # /// snippet
 # devices = ["cpu"]
-# timeout = 60
-# env = { ONEDNN_MAX_CPU_ISA = "ALL" }
+# timeout = 90
 # deps = ["scripts/minigpt"]
-# volatile = ["^oneDNN detects:", "^  computed by:"]
+# volatile = ["^(AVX512_CORE|ALL) +\\|"]
 # ///
 import ctypes
+import json
 import os
+import subprocess
+import sys
 import tempfile
 
 import torch
 import torch.nn.functional as F
 from minigpt import lm_head
 
-# The same bfloat16 product as above, with oneDNN allowed every instruction set
-# this CPU has (the site's other runs cap it at AVX2).
-W, b = lm_head()
-torch.manual_seed(0)
-x = torch.randn(2, 64)
-Wb, bb, xb = W.bfloat16(), b.bfloat16(), x.bfloat16()
 libc = ctypes.CDLL(None)
 
 
 def library_log(fn):
-    """Run fn under oneDNN's verbose mode and return what oneDNN printed (with C stdio, on fd 1)."""
+    """Run fn under oneDNN's verbose mode; return what oneDNN printed (with C stdio, on fd 1)."""
     libc.fflush(None)
     saved = os.dup(1)
     with tempfile.TemporaryFile() as log:
@@ -39,18 +35,47 @@ def library_log(fn):
         return out, log.read().decode().splitlines()
 
 
-F.linear(xb, Wb, bb)  # warm up
-y, lines = library_log(lambda: F.linear(xb, Wb, bb))
-isa = next((line.split("isa:", 1)[1] for line in lines if ",isa:" in line), "(nothing printed)")
-matmuls = [line.split(",")[5:7] for line in lines if ",primitive,exec,cpu," in line]
-print("ONEDNN_MAX_CPU_ISA =", os.environ["ONEDNN_MAX_CPU_ISA"])
-print("oneDNN detects:", isa)
-print("bfloat16 F.linear(x, W, b), x of shape (2, 64):")
-if matmuls:
-    print("  computed by: oneDNN,", ", ".join(" ".join(m) for m in matmuls))
-else:
-    print("  computed by: no library logged it, so ATen's own CPU kernel")
-reference = F.linear(xb.float(), Wb.float(), bb.float())
-print("  result:", y.dtype, tuple(y.shape))
-print("  agrees with float32 on the same inputs, to bfloat16 precision:",
-      torch.allclose(y.float(), reference, rtol=2**-7, atol=2**-7))
+def bf16_product():
+    """The bfloat16 product above, under this process's cap: oneDNN's instruction set,
+    then who computed the product, from oneDNN's verbose log."""
+    W, b = lm_head()
+    torch.manual_seed(0)
+    x = torch.randn(2, 64)
+    Wb, bb, xb = W.bfloat16(), b.bfloat16(), x.bfloat16()
+    # A float32 copy into oneDNN's own layout always runs in oneDNN: its first
+    # verbose lines name the instruction set oneDNN uses under this cap.
+    _, lines = library_log(lambda: x.to_mkldnn())
+    isa = next(line.split("isa:", 1)[1] for line in lines if ",isa:" in line)
+    F.linear(xb, Wb, bb)  # warm up
+    y, lines = library_log(lambda: F.linear(xb, Wb, bb))
+    matmuls = [line.split(",")[6] for line in lines if ",primitive,exec,cpu,matmul," in line]
+    close = torch.allclose(y.float(), F.linear(xb.float(), Wb.float(), bb.float()), rtol=2**-7, atol=2**-7)
+    return {"isa": isa, "matmuls": matmuls, "result": f"{y.dtype} {tuple(y.shape)} {close}"}
+
+
+if sys.argv[1:] == ["child"]:  # a process started below: one line of JSON back to its parent
+    print(json.dumps(bf16_product()))
+    sys.exit()
+
+# oneDNN reads ONEDNN_MAX_CPU_ISA once, at its first use, so each cap needs a process of
+# its own: this one keeps the site's cap, two children lift it to AVX-512 without
+# bfloat16 instructions, and to everything this CPU has.
+children = {cap: subprocess.Popen([sys.executable, __file__, "child"], stdout=subprocess.PIPE, text=True,
+                                  env={**os.environ, "ONEDNN_MAX_CPU_ISA": cap}) for cap in ("AVX512_CORE", "ALL")}
+runs = {os.environ.get("ONEDNN_MAX_CPU_ISA", "ALL"): bf16_product()}
+runs.update({cap: json.loads(child.communicate()[0]) for cap, child in children.items()})
+
+print("bfloat16 F.linear(x, W, b), x of shape (2, 64), under each ONEDNN_MAX_CPU_ISA")
+print(f"{'cap':<12} | oneDNN's instruction set, as oneDNN names it")
+for cap, run in runs.items():
+    print(f"{cap:<12} | {run['isa']}")
+print(f"{'cap':<12} | at least AVX-512 | names bfloat16 | computed by")
+rule = True
+for cap, run in runs.items():
+    avx512 = run["isa"].startswith(("Intel AVX-512", "Intel AVX10"))  # oneDNN's names from avx512_core up
+    by = f"oneDNN, {' '.join(run['matmuls'])}" if run["matmuls"] else "ATen's own CPU kernel (no oneDNN matmul)"
+    print(f"{cap:<12} | {avx512!s:<16} | {'bfloat16' in run['isa']!s:<14} | {by}")
+    rule = rule and avx512 == bool(run["matmuls"])
+print("oneDNN computed the product exactly where its instruction set was at least AVX-512:", rule)
+print("every result (dtype, shape, equal to float32 within bfloat16 precision):",
+      *sorted({run["result"] for run in runs.values()}))

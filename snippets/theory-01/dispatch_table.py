@@ -8,7 +8,9 @@ import torch
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 backend = "CUDA" if device == "cuda" else "CPU"
-KEYS = [f"Autocast{backend}", f"Autograd{backend}", "ADInplaceOrView", "BackendSelect", backend, "Meta"]
+KEYS = [f"Autocast{backend}", f"Autograd{backend}", "ADInplaceOrView", "BackendSelect", backend, "Meta",
+        # the two keys a nested tensor (a batch of rows of different lengths) dispatches on
+        "AutogradNestedTensor", f"NestedTensor{backend}"]
 
 # The computed table: for each key, which kernel a call that reaches it runs.
 for op in ("aten::linear", "aten::t", "aten::addmm"):
@@ -20,4 +22,4 @@ for op in ("aten::linear", "aten::t", "aten::addmm"):
         source = re.search(r"registered at (\S+?):\d+", entry)
         where = source.group(1).rsplit("/", 1)[-1] if source else ""
         fall = "fallthrough " if entry.startswith("fallthrough") else ""
-        print(f"  {key:<16} {fall}{kind.group(1) if kind else entry:<22} {where}")
+        print(f"  {key:<20} {fall + (kind.group(1) if kind else entry):<32} {where}".rstrip())

@@ -31,6 +31,14 @@ for label, autocast in (("fp32", False), ("autocast bfloat16", True)):
     print(f"forward, {label}")
     with Trace(), torch.autocast(device, dtype=torch.bfloat16, enabled=autocast):
         y = F.linear(x, W, b)
+    if not autocast:
+        # The node alone, called by hand on the gradient the backward will give it:
+        # the reduction of the bias's gradient is not among its ops.
+        print("AddmmBackward0 alone, called by hand")
+        upstream = torch.ones_like(y)
+        with Trace():
+            grads = y.grad_fn(upstream)
+        print("  returns, in next_functions order:", [None if g is None else tuple(g.shape) for g in grads])
     print(f"backward, {label}")
     with Trace():
         y.float().sum().backward()
