@@ -29,14 +29,20 @@ print("predicted:", [words[i] for i in y.argmax(-1).tolist()])
 print("loss.grad_fn:", loss.grad_fn.name())
 
 # %% derive
-# By hand, with N = 4 rows:
-#   dL/dy = (softmax(y) - onehot(target)) / N
+# By hand, with N = 4 rows, one node at a time from the loss down (p = softmax(y)):
+#   loss = -mean of logp[row, target]   =>  dL/dlogp = -onehot(target) / N
+#   logp = log_softmax(y)               =>  dL/dy = g - p * (sum of g over the row), g = dL/dlogp
 #   y = x W^T + b  =>  dL/dx = dL/dy W,   dL/dW = (dL/dy)^T x,   dL/db = sum of dL/dy over rows
 with torch.no_grad():
     N = y.shape[0]
-    dy = (y.softmax(-1) - F.one_hot(target, 600).float()) / N
+    p = y.softmax(-1)
+    dlogp = -F.one_hot(target, 600).float() / N
+    dy = dlogp - p * dlogp.sum(-1, keepdim=True)
     dx, dW, db = dy @ W, dy.T @ x, dy.sum(0)
-print("dL/dy", tuple(dy.shape), "| dL/dx", tuple(dx.shape), "| dL/dW", tuple(dW.shape), "| dL/db", tuple(db.shape))
+print("dL/dlogp", tuple(dlogp.shape), "| dL/dy", tuple(dy.shape), "| dL/dx", tuple(dx.shape),
+      "| dL/dW", tuple(dW.shape), "| dL/db", tuple(db.shape))
+print("dL/dy is (p - onehot) / N, the usual shortcut:",
+      torch.allclose(dy, (p - F.one_hot(target, 600).float()) / N, atol=1e-6))
 
 # %% compare
 loss.backward(retain_graph=True)  # keep the saved tensors: the next cell walks the graph by hand
@@ -54,21 +60,27 @@ def call(node, grad):
     return out if isinstance(out, tuple) else (out,)
 
 
-node = loss.grad_fn
-grad = torch.ones(())  # dL/dL
-while node.name() != "AddmmBackward0":
-    (grad,) = call(node, grad)
-    print(f"{node.name():<22} -> gradient {tuple(grad.shape)}")
-    node = node.next_functions[0][0]
-print(f"{node.name():<22} receives dL/dy; largest difference from ours < 1e-6: {(grad - dy).abs().max() < 1e-6}")
-g_bias, g_x, g_wt = call(node, grad)
-print("its inputs, in next_functions order:", [f[0].name().split("::")[-1] for f in node.next_functions])
-print("the gradients it returns, in that order:", [tuple(g.shape) for g in (g_bias, g_x, g_wt)])
-print("the first, summed over its rows, is our dL/db:", torch.allclose(g_bias.sum(0), db, atol=1e-6))
-t_node = node.next_functions[2][0]
+def check(node, what, mine, theirs):
+    print(f"{node.name():<20} -> {what:<10} {tuple(theirs.shape)!s:<10} equals ours within 1e-6: "
+          f"{torch.allclose(theirs, mine, atol=1e-6)}")
+
+
+nll = loss.grad_fn
+(g_logp,) = call(nll, torch.ones(()))  # dL/dL = 1
+check(nll, "dL/dlogp", dlogp, g_logp)
+log_softmax = nll.next_functions[0][0]
+(g_y,) = call(log_softmax, g_logp)
+check(log_softmax, "dL/dy", dy, g_y)
+addmm = log_softmax.next_functions[0][0]
+g_bias, g_x, g_wt = call(addmm, g_y)
+print("  its inputs, in next_functions order:", [f[0].name().split("::")[-1] for f in addmm.next_functions])
+print("  the gradients it returns, in that order:", [tuple(g.shape) for g in (g_bias, g_x, g_wt)])
+check(addmm, "dL/dx", dx, g_x)
+check(addmm, "dL/d(W.T)", dW.T, g_wt)
+print("  the first, summed over its rows, is our dL/db:", torch.allclose(g_bias.sum(0), db, atol=1e-6))
+t_node = addmm.next_functions[2][0]
 (g_w,) = call(t_node, g_wt)
-print(f"TBackward0 turns dL/d(W.T) {tuple(g_wt.shape)} into dL/dW {tuple(g_w.shape)}; equals ours: "
-      f"{torch.allclose(g_w, dW, atol=1e-6)}")
+check(t_node, "dL/dW", dW, g_w)
 
 # %% gradcheck
 # Finite differences against the analytic backward, in float64 on a slice of the head.
