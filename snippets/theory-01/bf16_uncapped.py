@@ -44,7 +44,7 @@ def bf16_product():
     Wb, bb, xb = W.bfloat16(), b.bfloat16(), x.bfloat16()
     # A float32 copy into oneDNN's own layout always runs in oneDNN: its first
     # verbose lines name the instruction set oneDNN uses under this cap.
-    _, lines = library_log(lambda: x.to_mkldnn())
+    _, lines = library_log(x.to_mkldnn)
     isa = next(line.split("isa:", 1)[1] for line in lines if ",isa:" in line)
     F.linear(xb, Wb, bb)  # warm up
     y, lines = library_log(lambda: F.linear(xb, Wb, bb))

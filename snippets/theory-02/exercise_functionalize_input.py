@@ -6,8 +6,8 @@
 import torch
 import torch.nn.functional as F
 from minigpt import lm_head
-from torch.fx.experimental.proxy_tensor import make_fx
 from torch.func import functionalize
+from torch.fx.experimental.proxy_tensor import make_fx
 
 W, b = lm_head()
 torch.manual_seed(0)
