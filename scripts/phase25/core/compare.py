@@ -41,7 +41,10 @@ def comparable(output: dict[str, Any], volatile: tuple[str, ...]) -> dict[str, A
     def mask(text: str) -> str:
         return "\n".join(VOLATILE if any(p.search(line) for p in patterns) else line for line in text.split("\n"))
 
-    return {**output, "stdout": mask(output["stdout"]), "stderr": mask(output["stderr"])}
+    masked = {**output, "stdout": mask(output["stdout"]), "stderr": mask(output["stderr"])}
+    if output.get("ranks"):
+        masked["ranks"] = [{**r, "stdout": mask(r["stdout"]), "stderr": mask(r["stderr"])} for r in output["ranks"]]
+    return masked
 
 
 def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str, after: str) -> str:
@@ -52,6 +55,17 @@ def diff_outputs(a: dict[str, Any] | None, b: dict[str, Any] | None, before: str
         if key == "artifacts":
             names = sorted(set(a.get(key) or {}) | set(b.get(key) or {}))
             pairs = [(f"artifacts/{n}", (a.get(key) or {}).get(n, ""), (b.get(key) or {}).get(n, "")) for n in names]
+        elif key == "ranks":
+            left, right = a.get(key) or [], b.get(key) or []
+            pairs = [
+                (
+                    f"rank {i} {part}",
+                    (left[i] if i < len(left) else {}).get(part, ""),
+                    (right[i] if i < len(right) else {}).get(part, ""),
+                )
+                for i in range(max(len(left), len(right)))
+                for part in ("stdout", "stderr", "collectives")
+            ]
         else:
             pairs = [(key, a.get(key), b.get(key))]
         for name, old, new in pairs:

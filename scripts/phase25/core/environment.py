@@ -84,6 +84,8 @@ def env_key(snippet: Snippet, device: str) -> str:
         "artifacts": snippet.header.artifacts,
         "cells": snippet.header.cells,
     }
+    if snippet.header.ranks > 1:
+        material["ranks"] = snippet.header.ranks
     if snippet.header.publish:
         material["publish"] = snippet.header.publish
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]

@@ -31,6 +31,7 @@ KEYS = (
     "volatile",
     "max_processes",
     "max_memory_mb",
+    "ranks",
 )
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Variables each run gets from the runner, pointing into its own folder: a header cannot set them.
@@ -64,6 +65,7 @@ class Header:
     # Hard limits of the run, enforced by its supervisor (see core/limits.py for the defaults).
     max_processes: int = limits.MAX_PROCESSES
     max_memory_mb: int = limits.MAX_MEMORY_MB
+    ranks: int = 1  # processes of one distributed run, started as torchrun would (see run/ranks.py)
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,7 @@ class _Reader:
             volatile=volatile,
             max_processes=self.whole(data, "max_processes", 1, 4096, limits.MAX_PROCESSES),
             max_memory_mb=self.whole(data, "max_memory_mb", 16, 65536, limits.MAX_MEMORY_MB),
+            ranks=self.whole(data, "ranks", 1, limits.MAX_RANKS, 1),
         )
 
 

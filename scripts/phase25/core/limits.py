@@ -16,3 +16,4 @@ MAX_TEXT = 4096  # a provenance value, an error message, an expected error
 MAX_WALL_S = 24 * 3600.0  # a run's recorded wall time
 MAX_PROCESSES = 256  # processes alive at once in one run, its snippet included
 MAX_MEMORY_MB = 8 * 1024  # resident memory of one run, all its processes together
+MAX_RANKS = 8  # ranks of one distributed snippet

@@ -60,6 +60,8 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # A snippet path that a log cut to a fixed width ("ork/main/snippets/...", or the
     # middle of a run folder): keep it from "snippets/" on, as a whole path is kept.
     (re.compile(r"(?<![\w<>/.-])[\w.<>-]*(?:/[\w.<>-]+)*/(snippets/[\w.-]+/[\w.-]+\.py)\b"), r"\1"),
+    # A loopback port picked for the run (the rendezvous of a multi-rank snippet).
+    (re.compile(r"\b(127\.0\.0\.1|localhost):\d{2,5}\b"), r"\1:<port>"),
     # Anything left under a temporary directory.
     (re.compile(r"/tmp/(?:pytest-of-[^/\s]+/)?(?:tmp|pytest-)[\w.-]+"), "<tmp>"),
     (re.compile(r"/tmp/torchinductor_[\w.-]+"), "<inductor-tmp>"),

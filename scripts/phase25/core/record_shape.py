@@ -151,6 +151,28 @@ OUTPUT: dict[str, Check] = {
     "stderr": text(limits.STREAM_MAX),
     "artifacts": files(2 * limits.MAX_ARTIFACT_BYTES, limits.MAX_FILES * limits.MAX_ARTIFACT_BYTES, shown=True),
 }
+
+
+def ranks(value: object) -> str | None:
+    """Each rank of a multi-rank run: its streams and its counted collective calls."""
+    if not isinstance(value, list) or not 2 <= len(value) <= limits.MAX_RANKS:
+        return f"must list from 2 to {limits.MAX_RANKS} ranks"
+    for index, rank in enumerate(value):
+        if not isinstance(rank, dict) or set(rank) != {"stdout", "stderr", "collectives"}:
+            return f"entry {index} must be {{stdout, stderr, collectives}}"
+        why = text(limits.STREAM_MAX)(rank["stdout"]) or text(limits.STREAM_MAX)(rank["stderr"])
+        counts = rank["collectives"]
+        if not isinstance(counts, dict) or not all(
+            isinstance(k, str) and re.fullmatch(r"[a-z_]{1,40}", k) and integer(0, 10**9)(v) is None
+            for k, v in counts.items()
+        ):
+            why = why or "collectives must map names to counts"
+        if why:
+            return f"rank {index}: {why}"
+    return None
+
+
+OUTPUT_OPTIONAL: dict[str, Check] = {"ranks": ranks}
 RUN: dict[str, Check] = {
     "date": matching(r"\d{4}-\d{2}-\d{2}"),
     "wall_s": number(0.0, limits.MAX_WALL_S),
@@ -188,5 +210,5 @@ def check(data: dict[str, Any]) -> None:
         {"published": PUBLISHED},
         "",
     )
-    _fields(data["output"], OUTPUT, {}, "output.")
+    _fields(data["output"], OUTPUT, OUTPUT_OPTIONAL, "output.")
     _fields(data["run"], RUN, RUN_OPTIONAL, "run.")

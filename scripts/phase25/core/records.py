@@ -56,6 +56,8 @@ class Record:
     # Reports published with the site as the run left them (timings, cache keys
     # and all): tied to the run by the record, left out of the byte comparison.
     published: dict[str, str] = field(default_factory=dict)
+    # One entry per rank of a multi-rank snippet: its own stdout and stderr, and its collective calls.
+    ranks: list[dict[str, Any]] = field(default_factory=list)
 
     def output(self) -> dict[str, Any]:
         """The part two runs of the same code must reproduce byte for byte."""
@@ -67,6 +69,7 @@ class Record:
             "stdout": self.stdout,
             "stderr": self.stderr,
             "artifacts": self.artifacts,
+            **({"ranks": self.ranks} if self.ranks else {}),
         }
 
     def to_json(self) -> str:
@@ -121,6 +124,7 @@ def parse(text: str, where: str) -> Record:
         provenance=data["provenance"],
         run=data["run"],
         published=data.get("published", {}),
+        ranks=out.get("ranks", []),
     )
 
 

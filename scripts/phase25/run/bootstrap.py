@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from ..core import cells
 from ..core.environment import TORCH_LOGGING
-from . import provenance
+from . import provenance, ranks
 
 _OWN_SCRIPTS = str(Path(__file__).resolve().parents[2])
 
@@ -65,8 +65,12 @@ def _run_cells(path: str) -> None:
 
 
 def execute(run: dict[str, Any]) -> int:
-    """Run the snippet; write the result file; return the exit status."""
+    """Run the snippet (every rank of it, for ``ranks = N``); write the result file; return the exit status."""
+    if int(run.get("ranks", 1)) > 1:
+        return ranks.launch(run, execute)
     _isolate(run)
+    if "rank" in run:
+        ranks.count_collectives()
     error = None
     code = 0
     try:
@@ -95,6 +99,7 @@ def execute(run: dict[str, Any]) -> int:
                 "exit_code": code,
                 "provenance": provenance.collect(run["device"]),
                 "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
+                "collectives": dict(sorted(ranks.COUNTS.items())),
             },
             handle,
         )

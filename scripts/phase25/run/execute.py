@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import threading
 from pathlib import Path
@@ -50,6 +51,13 @@ def copy_tree(snippet: Snippet, layout: Layout, tree: Path) -> None:
         shutil.copy2(source, target)
 
 
+def _free_port() -> int:
+    """A loopback port nothing listens on now, for the rendezvous of a multi-rank run."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str]]:
     """What the supervisor needs to start the snippet, and the environment of its warm interpreter."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("PHASE25_")}
@@ -63,6 +71,9 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
         "cells": snippet.header.cells,
         "scripts": scripts,
     }
+    if snippet.header.ranks > 1:  # torchrun's contract: rank 0 listens on MASTER_ADDR:MASTER_PORT
+        description["ranks"] = snippet.header.ranks
+        shared = {**shared, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port())}
     env = {
         **shared,
         "PHASE25_RUN": json.dumps(description),

@@ -20,6 +20,7 @@ from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, source_sha256
+from . import ranks
 from .streams import Ended
 
 MAX_ARTIFACT_BYTES = 512 * 1024
@@ -143,6 +144,15 @@ def make(
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
     verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx)
+    stdout, stderr, per_rank = ended.stdout, ended.stderr, []
+    if snippet.header.ranks > 1:  # each rank's lines, apart (see run/ranks.py)
+        stdout, outs = ranks.split(stdout, snippet.header.ranks)
+        stderr, errs = ranks.split(stderr, snippet.header.ranks)
+        counted = [r.get("collectives", {}) for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
+        per_rank = [
+            {"stdout": normalize.normalize(o, ctx), "stderr": normalize.normalize(e, ctx), "collectives": c}
+            for o, e, c in zip(outs, errs, counted, strict=False)
+        ]
     keep_error = error and snippet.header.expect_error and verdict.status == "ok"
     return Record(
         snippet=snippet.id,
@@ -151,8 +161,9 @@ def make(
         env_key=environment.env_key(snippet, device),
         status=verdict.status,
         exit_code=None if ended.timed_out else ended.status,
-        stdout=normalize.normalize(ended.stdout, ctx),
-        stderr=normalize.normalize(ended.stderr, ctx),
+        stdout=normalize.normalize(stdout, ctx),
+        stderr=normalize.normalize(stderr, ctx),
+        ranks=per_rank,
         artifacts=verdict.artifacts,
         error=verdict.diagnosis,
         expected_error={"type": error["type"], "message": error["message"]} if keep_error else None,

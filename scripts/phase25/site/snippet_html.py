@@ -50,23 +50,52 @@ def output_block(output: str, lang: str, label: str | None = None, volatile: tup
     return caption + block
 
 
+def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ...]) -> list[str]:
+    """stdout and stderr, each labelled when both exist."""
+    pieces = []
+    has_out, has_err = bool(stdout.strip()), bool(stderr.strip())
+    if has_out:
+        pieces.append(output_block(stdout, page.lang, text(page.lang, "stdout") if has_err else None, volatile))
+    if has_err:
+        pieces.append(output_block(stderr, page.lang, text(page.lang, "stderr"), volatile))
+    return pieces
+
+
+def _ranks(record: Record, page: Page, volatile: tuple[str, ...]) -> str:
+    """One tab per rank of a multi-rank run: its own output and the collective calls it made."""
+    lang, group = page.lang, f"__ranks_{page.count}_{record.device}"
+    inputs, labels, blocks = [], [], []
+    for index, rank in enumerate(record.ranks):
+        inputs.append(f'<input {"checked " if index == 0 else ""}id="{group}_{index}" name="{group}" type="radio" />')
+        labels.append(f'<label for="{group}_{index}">{escape(text(lang, "rank", rank=index))}</label>')
+        shown = _stream_blocks(rank["stdout"], rank["stderr"], page, volatile) or [
+            f"<p>{escape(text(lang, 'rank_no_output'))}</p>"
+        ]
+        calls = ", ".join(f"{name} × {n}" for name, n in sorted(rank["collectives"].items()))
+        summary = text(lang, "collectives", calls=calls) if calls else text(lang, "no_collectives")
+        shown.append(f'<p class="snippet-collectives">{inline_code(summary)}</p>')
+        blocks.append(f'<div class="tabbed-block">{"".join(shown)}</div>')
+    return (
+        f'<div class="tabbed-set tabbed-alternate snippet-ranks">{"".join(inputs)}'
+        f'<div class="tabbed-labels">{"".join(labels)}</div><div class="tabbed-content">{"".join(blocks)}</div></div>'
+    )
+
+
 def _streams(record: Record, page: Page) -> list[str]:
-    """stdout and stderr (each labelled when both exist), the volatile-lines note, or a word that there is none."""
+    """stdout and stderr (or one tab per rank), the volatile-lines note, or a word that there is none."""
     lang = page.lang
     volatile = page.catalog.snippets[record.snippet].header.volatile
     pieces = []
     if record.expected_error:
         label = text(lang, "expected_error", type=record.expected_error["type"])
         pieces.append(f'<p class="snippet-expected">{escape(label)}</p>')
-    has_out, has_err = bool(record.stdout.strip()), bool(record.stderr.strip())
-    if has_out:
-        pieces.append(output_block(record.stdout, lang, text(lang, "stdout") if has_err else None, volatile))
-    if has_err:
-        pieces.append(output_block(record.stderr, lang, text(lang, "stderr"), volatile))
+    pieces += _stream_blocks(record.stdout, record.stderr, page, volatile)
+    if record.ranks:
+        pieces.append(_ranks(record, page, volatile))
     if volatile and 'class="snippet-volatile"' in "".join(pieces):
         machine = record.provenance.get("device_name", "?")
         pieces.append(f'<p class="snippet-volatile-note">{escape(text(lang, "volatile", machine=machine))}</p>')
-    if not has_out and not has_err:
+    if not pieces:
         pieces.append(f"<p>{escape(text(lang, 'no_output'))}</p>")
     return pieces
 

@@ -27,6 +27,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "stdout": "stdout",
         "stderr": "stderr",
         "no_output": "The snippet printed nothing.",
+        "rank": "rank {rank}",
+        "rank_no_output": "This rank printed nothing.",
+        "collectives": "Collective calls this rank made through `torch.distributed`: {calls}.",
+        "no_collectives": "This rank made no collective call through `torch.distributed`.",
         "long": "Output: {lines} lines (click to open)",
         "omitted": "{lines} lines omitted here: the runner keeps the first and the last 32 KiB of each stream.",
         "volatile": "The marked lines depend on the machine by nature; they are what {machine} printed. The test "
@@ -109,6 +113,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "stdout": "stdout",
         "stderr": "stderr",
         "no_output": "El fragmento no imprimió nada.",
+        "rank": "rank {rank}",
+        "rank_no_output": "Este rank no imprimió nada.",
+        "collectives": "Llamadas colectivas que hizo este rank a través de `torch.distributed`: {calls}.",
+        "no_collectives": "Este rank no hizo ninguna llamada colectiva a través de `torch.distributed`.",
         "long": "Salida: {lines} líneas (haz clic para abrirla)",
         "omitted": "Aquí se omiten {lines} líneas: el ejecutor conserva los primeros y los últimos 32 KiB de cada "
         "flujo.",

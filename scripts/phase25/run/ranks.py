@@ -1,0 +1,161 @@
+"""Multi-rank snippets (header ``ranks = N``): the runner starts every rank, keeps each rank's output apart.
+
+A snippet that declares ``ranks = 2`` is written the way ``torchrun --nproc-per-node 2`` runs it: each rank
+reads ``RANK``, ``WORLD_SIZE``, ``MASTER_ADDR`` and ``MASTER_PORT`` from its environment
+(``dist.init_process_group("gloo")`` does), and prints its own lines. Inside the run, the snippet's
+process becomes a launcher: it forks one process per rank (each under the run's supervisor, so
+timeouts, limits, interrupts and cleanup hold for every rank as for one process), reads each rank's
+stdout and stderr from pipes of their own, and writes every line on its own streams behind a marker
+naming the rank, so that the record splits them again, rank by rank. A rank's ``torch.distributed``
+collective calls are counted as it makes them (the functions of ``torch.distributed``; a library's
+calls from C++, such as DDP's bucket all-reduces, do not go through them).
+
+Standard library only here; torch is imported in the rank's process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+PREFIX = "⟪phase25 rank {rank}⟫ "
+_PREFIXED = re.compile(r"^⟪phase25 rank (?P<rank>\d+)⟫ (?P<line>.*)$")
+COLLECTIVES = (
+    "all_reduce",
+    "all_gather",
+    "all_gather_into_tensor",
+    "all_gather_object",
+    "reduce_scatter",
+    "reduce_scatter_tensor",
+    "all_to_all",
+    "all_to_all_single",
+    "broadcast",
+    "broadcast_object_list",
+    "reduce",
+    "gather",
+    "gather_object",
+    "scatter",
+    "scatter_object_list",
+    "send",
+    "recv",
+    "isend",
+    "irecv",
+    "barrier",
+)
+COUNTS: Counter[str] = Counter()
+
+
+def count_collectives() -> None:
+    """Wrap torch.distributed's collective functions so that each call of this rank is counted."""
+    import torch.distributed as dist
+
+    for name in COLLECTIVES:
+        original = getattr(dist, name, None)
+        if original is None or getattr(original, "_phase25_counted", False):
+            continue
+
+        def counted(*args: Any, _name: str = name, _original: Any = original, **kwargs: Any) -> Any:
+            COUNTS[_name] += 1
+            return _original(*args, **kwargs)
+
+        counted._phase25_counted = True  # type: ignore[attr-defined]
+        counted.__wrapped__ = original  # type: ignore[attr-defined]
+        setattr(dist, name, counted)
+
+
+def split(text: str, ranks: int) -> tuple[str, list[str]]:
+    """A launcher's stream as (its own lines, each rank's lines)."""
+    own: list[str] = []
+    per_rank: list[list[str]] = [[] for _ in range(ranks)]
+    for line in text.split("\n"):
+        found = _PREFIXED.match(line)
+        if found and int(found.group("rank")) < ranks:
+            per_rank[int(found.group("rank"))].append(found.group("line"))
+        else:
+            own.append(line)
+    return "\n".join(own), ["\n".join(lines) + ("\n" if lines else "") for lines in per_rank]
+
+
+def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], int]) -> tuple[int, int, int]:
+    """Fork rank ``rank``: its environment, its own stdout and stderr pipes; (pid, out, err) to the launcher."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(out_r)
+            os.close(err_r)
+            os.dup2(out_w, 1)
+            os.dup2(err_w, 2)
+            os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank)})
+            code = execute({**run, "ranks": 1, "rank": rank, "result": f"{run['result']}.rank{rank}"})
+        finally:
+            os._exit(code if "code" in locals() else 127)
+    os.close(out_w)
+    os.close(err_w)
+    return pid, out_r, err_r
+
+
+def _relay(pipes: dict[int, tuple[int, Any]]) -> None:
+    """Copy every rank's lines to the launcher's streams, each behind its rank's marker, until all close."""
+    selector = selectors.DefaultSelector()
+    partial: dict[int, bytes] = {}
+    for fd in pipes:
+        selector.register(fd, selectors.EVENT_READ)
+        partial[fd] = b""
+    while selector.get_map():
+        for key, _ in selector.select():
+            rank, stream = pipes[key.fd]
+            data = os.read(key.fd, 65536)
+            lines = (partial[key.fd] + data).split(b"\n")
+            partial[key.fd] = lines.pop() if data else b""
+            if not data:
+                selector.unregister(key.fd)
+                os.close(key.fd)
+                lines = [line for line in lines if line]
+            marker = PREFIX.format(rank=rank).encode()
+            for line in lines:
+                stream.write(marker + line + b"\n")
+            stream.flush()
+
+
+def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int:
+    """Run every rank of the snippet and write the launcher's result file; the exit status of the run."""
+    import sys
+
+    ranks = int(run["ranks"])
+    os.environ.update({"WORLD_SIZE": str(ranks), "LOCAL_WORLD_SIZE": str(ranks)})
+    started = [_start(run, rank, execute) for rank in range(ranks)]
+    pipes = {}
+    for rank, (_, out, err) in enumerate(started):
+        pipes[out], pipes[err] = (rank, sys.stdout.buffer), (rank, sys.stderr.buffer)
+    _relay(pipes)
+    codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid, _, _ in started]
+    results = []
+    for rank in range(ranks):
+        try:
+            with open(f"{run['result']}.rank{rank}", encoding="utf-8") as handle:
+                results.append(json.load(handle))
+        except (OSError, ValueError):
+            results.append({"error": None, "exit_code": codes[rank]})
+    failed = next((r for r in results if r.get("error")), None)
+    code = next((c for c in codes if c != 0), 0)
+    with open(run["result"], "w", encoding="utf-8") as handle:
+        json.dump(
+            {
+                **results[0],
+                "error": failed and failed["error"],
+                "exit_code": code,
+                "ranks": [
+                    {"exit_code": c, "collectives": r.get("collectives", {})}
+                    for c, r in zip(codes, results, strict=True)
+                ],
+            },
+            handle,
+        )
+    return code

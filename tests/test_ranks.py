@@ -1,0 +1,135 @@
+"""Multi-rank snippets as a kind: ``ranks = 2`` in the header, every rank started and supervised by the runner."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from phase25.core import records
+from phase25.core.catalog import Catalog
+from phase25.core.errors import SourceError
+from phase25.site.assemble import render_markdown
+from phase25.site.highlight import Highlighter
+from phase25.site.page import Page
+
+RANKS = """
+import sys
+import torch
+import torch.distributed as dist
+
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT come from the runner
+rank = dist.get_rank()
+total = torch.tensor([float(rank + 1)])
+dist.all_reduce(total)
+gathered = [None, None]
+dist.all_gather_object(gathered, f"hello from {rank}")
+print(f"rank {rank} of {dist.get_world_size()}: sum {total.item()}, gathered {gathered}")
+if rank == 1:
+    print("only rank 1 writes here", file=sys.stderr)
+dist.destroy_process_group()
+"""
+
+
+def alive(pid: int) -> bool:
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+@pytest.fixture
+def ranked(toy):
+    toy.add("page/two", RANKS, extra="ranks = 2\ntimeout = 60")
+    [record] = toy.run()[0].executed
+    return toy, record
+
+
+def test_each_rank_prints_apart_and_its_collective_calls_are_counted(ranked):
+    _, record = ranked
+    assert record.status == "ok" and record.stdout == "" and record.stderr == ""
+    assert [r["stdout"] for r in record.ranks] == [
+        f"rank {i} of 2: sum 3.0, gathered ['hello from 0', 'hello from 1']\n" for i in (0, 1)
+    ]
+    assert [r["stderr"] for r in record.ranks] == ["", "only rank 1 writes here\n"]
+    assert record.ranks[0]["collectives"] == {"all_gather_object": 1, "all_reduce": 1}
+
+
+def test_a_ranked_run_is_the_same_forked_or_fresh(ranked, tmp_path):
+    toy, record = ranked
+    warm = toy.run(force=True, warm=True, records=tmp_path / "warm")[0].executed[0]
+    assert warm.output() == record.output()
+
+
+def test_the_page_shows_one_tab_per_rank_with_its_calls(ranked):
+    toy, _ = ranked
+    view = Page("es", "docs/es/page.md", Catalog(toy.layout, "2.13.0"), Highlighter())
+    html, problems = render_markdown("::: snippet page/two\n", view)
+    assert problems == [] and html.count('<label for="__ranks_1_cpu_') == 2 and "rank 1</label>" in html
+    assert (
+        "Llamadas colectivas que hizo este rank a través de <code>torch.distributed</code>: all_gather_object × 1"
+        in html
+    )
+
+
+def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_path):
+    pids = tmp_path / "pids"
+    toy.add(
+        "page/stuck",
+        f"""
+        import os, time
+        open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+        if os.environ["RANK"] == "1":
+            time.sleep(300)
+        print("rank 0 is done")
+    """,
+        extra="ranks = 2\ntimeout = 8",
+    )
+    started = time.monotonic()
+    [record] = toy.run()[0].executed
+    assert record.status == "timeout" and time.monotonic() - started < 20
+    time.sleep(0.2)
+    found = [int(p) for p in pids.read_text().split()]
+    assert len(found) == 2 and not any(alive(pid) for pid in found)
+
+
+def test_a_rank_that_fails_fails_the_run_and_says_why(toy):
+    toy.add(
+        "page/broken",
+        """
+        import os
+        if os.environ["RANK"] == "1":
+            raise RuntimeError("rank 1 gave up")
+        print("rank 0 finished")
+    """,
+        extra="ranks = 2",
+    )
+    [record] = toy.run()[0].executed
+    assert record.status == "failed" and record.error == "raised RuntimeError: rank 1 gave up"
+    assert record.ranks[0]["stdout"] == "rank 0 finished\n" and "rank 1 gave up" in record.ranks[1]["stderr"]
+
+
+@pytest.mark.parametrize("value", ["0", "9", "2.5", '"two"'])
+def test_the_header_takes_one_to_eight_ranks(value):
+    from phase25.core import header
+
+    with pytest.raises(SourceError, match="ranks must be a whole number from 1 to 8"):
+        header.parse(f"# /// snippet\n# ranks = {value}\n# ///\n", "snippets/page/a.py")
+
+
+@pytest.mark.parametrize(
+    "ranks",
+    [
+        [{"stdout": "", "stderr": "", "collectives": {}}],
+        [{"stdout": "", "stderr": ""}] * 2,
+        [{"stdout": "\x1b[31m", "stderr": "", "collectives": {}}] * 2,
+        [{"stdout": "", "stderr": "", "collectives": {"all_reduce": -1}}] * 2,
+    ],
+)
+def test_a_record_whose_ranks_are_malformed_is_corrupt(ranked, ranks):
+    toy, _ = ranked
+    path = records.record_path(toy.layout, "page/two", "cpu")
+    data = json.loads(path.read_text())
+    data["output"]["ranks"] = ranks
+    path.write_text(json.dumps(data))
+    with pytest.raises(SourceError, match=r"field output\.ranks"):
+        records.load(toy.layout, "page/two", "cpu")
