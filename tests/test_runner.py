@@ -318,7 +318,7 @@ def test_cli_names_the_file_and_line_of_a_bad_header(toy, capsys):
     assert capsys.readouterr().err.strip() == (
         "error: snippets/page/a.py:3: unknown key 'colour' in the header "
         "(known: devices, env, timeout, expect_error, artifacts, deps, cells, publish, volatile, max_processes, "
-        "max_memory_mb)"
+        "max_memory_mb, ranks)"
     )
 
 
