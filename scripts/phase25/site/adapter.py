@@ -23,12 +23,12 @@ from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import assemble, labs, site_files, strings, translations, workarounds
+from . import assemble, labs, reproduce_kit, site_files, strings, translations, workarounds
 from .highlight import Highlighter
 from .markup import admonition, escape
 from .page import Page
 from .page_source import FRONT_MATTER
-from .published import outside_files, published_url
+from .published import outside_files, published_url, source_url
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -211,6 +211,15 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise _fail(str(exc)) from None
 
 
+def reproduce_files(catalog: Catalog) -> dict[str, bytes]:
+    """Each page's reproduction kit, and each snippet's file on its own, as the site publishes them."""
+    offered = [s for s in catalog.snippets.values() if reproduce_kit.offered(s)]
+    files = {source_url(s.id): s.path.read_bytes() for s in offered}
+    for folder in sorted({s.id.split("/")[0] for s in offered}):
+        files[reproduce_kit.url(folder)] = reproduce_kit.kit(catalog, folder)
+    return files
+
+
 def _post_build(config: MkDocsConfig) -> None:
     site = Path(config.site_dir)
     if _CURRENT is not None:
@@ -219,6 +228,9 @@ def _post_build(config: MkDocsConfig) -> None:
                 files = {published_url(standing.record, n): c for n, c in standing.record.published.items()}
                 for path, content in {**files, **outside_files(standing.record)}.items():
                     site_files.write(site, path, content)
+    if _CURRENT is not None:
+        for name, data in reproduce_files(_CURRENT.catalog).items():
+            site_files.write(site, name, data)
     workarounds.split_search_index(site)
     notebooks = []
     if _CURRENT is not None:

@@ -19,3 +19,8 @@ def outside_files(record: Record) -> dict[str, str]:
         for name, content in sorted(record.artifacts.items())
         if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES
     }
+
+
+def source_url(snippet_id: str) -> str:
+    """Where a snippet's file is published for a reader to download."""
+    return f"snippet-files/{snippet_id}/{snippet_id.split('/')[1]}.py"

@@ -12,12 +12,12 @@ import re
 
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
-from . import diagrams
+from . import diagrams, reproduce_kit
 from .directives import Directive
 from .markup import admonition, body_slot, escape, inline_code
 from .page import Page, Problem, Rendered
 from .provenance_text import provenance_line
-from .published import outside_files, published_url
+from .published import outside_files, published_url, source_url
 from .strings import count, text
 
 LONG_OUTPUT_LINES = 100
@@ -138,10 +138,24 @@ def _published(record: Record, page: Page) -> list[str]:
     return pieces
 
 
+def _reproduce(record: Record, page: Page) -> str:
+    """How a reader runs this snippet on their machine and compares with this record (CPU outputs)."""
+    snippet = page.catalog.snippets[record.snippet]
+    if record.device != "cpu" or not reproduce_kit.offered(snippet):
+        return ""
+    folder = record.snippet.split("/")[0]
+    size = max(1, len(reproduce_kit.kit(page.catalog, folder)) // 1024)
+    kit = f'<a href="{escape(page.site_root + reproduce_kit.url(folder))}" download>reproduce-{escape(folder)}.zip</a>'
+    source = f'<a href="{escape(page.site_root + source_url(record.snippet))}" download>{escape(record.snippet)}.py</a>'
+    body = inline_code(text(page.lang, "reproduce", kit="@@KIT@@", size=size, source="@@SRC@@", id=record.snippet))
+    return f'<p class="snippet-reproduce">{body.replace("@@KIT@@", kit).replace("@@SRC@@", source)}</p>'
+
+
 def record_body(record: Record, page: Page) -> str:
-    """A record's output: streams, files it wrote, published reports, provenance."""
+    """A record's output: streams, files it wrote, published reports, provenance, how to reproduce it."""
     provenance = f'<p class="snippet-provenance">{escape(provenance_line(record, page.lang))}</p>'
-    return "".join([*_streams(record, page), *_artifacts(record, page), *_published(record, page), provenance])
+    pieces = [*_streams(record, page), *_artifacts(record, page), *_published(record, page), provenance]
+    return "".join([*pieces, _reproduce(record, page)])
 
 
 def _tied_text_problems(snippet_id: str, device: str, standing: Standing, page: Page, line: int) -> list[Problem]:

@@ -27,6 +27,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "stdout": "stdout",
         "stderr": "stderr",
         "no_output": "The snippet printed nothing.",
+        "reproduce": "Reproduce it on your machine: download {source}, or the kit {kit} ({size} KB: this page's "
+        "snippets, the files they import, their records), then `python reproduce.py {id}`: it says what matched "
+        "and shows both machines side by side.",
         "rank": "rank {rank}",
         "rank_no_output": "This rank printed nothing.",
         "collectives": "Collective calls this rank made through `torch.distributed`: {calls}.",
@@ -113,6 +116,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "stdout": "stdout",
         "stderr": "stderr",
         "no_output": "El fragmento no imprimió nada.",
+        "reproduce": "Reprodúcelo en tu máquina: descarga {source}, o el kit {kit} ({size} KB: los fragmentos de "
+        "esta página, los archivos que importan y sus registros de ejecución), y ejecuta `python reproduce.py {id}`: "
+        "dice qué coincidió y muestra las dos máquinas lado a lado.",
         "rank": "rank {rank}",
         "rank_no_output": "Este rank no imprimió nada.",
         "collectives": "Llamadas colectivas que hizo este rank a través de `torch.distributed`: {calls}.",

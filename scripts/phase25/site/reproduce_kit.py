@@ -1,0 +1,99 @@
+"""The reproduction kit of a page: what a reader downloads to run its snippets and compare with the records.
+
+One zip per folder of ``snippets/`` (one per page): the page's snippets, the repository files they
+declare in ``deps``, their CPU records, the standard-library ``core`` folder of this package, and a
+``reproduce.py`` that runs one snippet and compares its output with its record (see core/reproduce.py).
+The archive holds the same bytes for the same sources, so the site is reproducible too.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+from weakref import WeakKeyDictionary
+
+from ..core import records
+from ..core.catalog import Catalog
+from ..core.snippets import Snippet, dependency_files
+
+CORE = Path(__file__).resolve().parents[1] / "core"
+LAUNCHER = '''"""Run a snippet of this page as the site did, and compare its output with the site's record.
+
+    python reproduce.py <snippet id>      (e.g. python reproduce.py {example})
+
+Needs Python 3.11 or newer and torch; see README.md.
+"""
+import os
+import sys
+from pathlib import Path
+
+here = Path(__file__).resolve().parent
+os.environ["PYTHONPATH"] = str(here / "scripts")
+os.execv(sys.executable, [sys.executable, "-m", "phase25.core.reproduce", *sys.argv[1:]])
+'''
+README = """# Reproduce the outputs of {folder}
+
+Each output on the page was printed by a snippet on the site's build machine. To print it on yours:
+
+```bash
+python3 -m venv .venv && .venv/bin/pip install torch=={torch}
+.venv/bin/python reproduce.py {example}
+```
+
+It runs the snippet with the site's pins (two threads, AVX2 kernels, MKL's reproducible branch), then says
+which parts of the output matched the record, shows a diff of what did not, and prints both machines side by
+side. Snippets here: {ids}.
+"""
+_KITS: WeakKeyDictionary[Catalog, dict[str, bytes]] = WeakKeyDictionary()
+
+
+def offered(snippet: Snippet) -> bool:
+    """A kit is offered for CPU snippets that are not labs (a lab has a download of its own)."""
+    return "cpu" in snippet.header.devices and not snippet.header.cells
+
+
+def url(folder: str) -> str:
+    return f"reproduce/{folder}.zip"
+
+
+def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
+    layout = catalog.layout
+    chosen = [s for s in catalog.snippets.values() if s.id.split("/")[0] == folder and offered(s)]
+    files: dict[str, bytes] = {}
+    for snippet in chosen:
+        for path in (snippet.path, *dependency_files(snippet, layout)):
+            files[path.relative_to(layout.root).as_posix()] = path.read_bytes()
+        record = records.record_path(layout, snippet.id, "cpu")
+        if record.is_file():
+            files[f"records/{snippet.id}.cpu.json"] = record.read_bytes()
+    for helper in sorted((layout.snippets / folder).glob("_*.py")):  # helpers a snippet imports by its folder
+        files[f"snippets/{folder}/{helper.name}"] = helper.read_bytes()
+    files["scripts/phase25/__init__.py"] = (
+        b'"""Only the core of the site\'s machinery: enough to reproduce an output."""\n'
+    )
+    for module in sorted(CORE.glob("*.py")):
+        files[f"scripts/phase25/core/{module.name}"] = module.read_bytes()
+    example = chosen[0].id if chosen else f"{folder}/<name>"
+    files["reproduce.py"] = LAUNCHER.format(example=example).encode()
+    files["README.md"] = README.format(
+        folder=folder,
+        torch=catalog.torch or "<the version in the provenance>",
+        example=example,
+        ids=", ".join(s.id for s in chosen),
+    ).encode()
+    return files
+
+
+def kit(catalog: Catalog, folder: str) -> bytes:
+    """The zip of one folder's kit, built once per catalog (once per site build)."""
+    built = _KITS.setdefault(catalog, {})
+    if folder not in built:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, data in sorted(_files(catalog, folder).items()):
+                info = zipfile.ZipInfo(f"reproduce-{folder}/{name}", date_time=(1980, 1, 1, 0, 0, 0))
+                info.external_attr = 0o644 << 16
+                archive.writestr(info, data, zipfile.ZIP_DEFLATED)
+        built[folder] = buffer.getvalue()
+    return built[folder]
