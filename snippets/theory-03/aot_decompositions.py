@@ -29,7 +29,10 @@ scores = F.linear(torch.randn(2, 64), W, b)  # the head's scores, computed eager
 torch.compile(log_probs, backend=aot_autograd(fw_compiler=show("no decomposition table")))(scores)
 torch._dynamo.reset()
 table = select_decomp_table()
-print(f"Inductor's decomposition table: {len(table)} operators, {torch.ops.aten._log_softmax.default} among them:",
-      torch.ops.aten._log_softmax.default in table)
+overloads = [key for key in table if isinstance(key, torch._ops.OpOverload)]  # one overload each: .default, .out...
+others = [type(key).__name__ for key in table if not isinstance(key, torch._ops.OpOverload)]
+print(f"Inductor's decomposition table: {len(table)} keys: {len(overloads)} OpOverloads of "
+      f"{len({key.overloadpacket for key in overloads})} operators, and {others}")
+print(f"{torch.ops.aten._log_softmax.default} among them:", torch.ops.aten._log_softmax.default in table)
 torch.compile(log_probs, backend=aot_autograd(fw_compiler=show("Inductor's decomposition table"),
                                               decompositions=table))(scores)

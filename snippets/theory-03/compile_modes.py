@@ -67,3 +67,21 @@ for label, mode, frozen in (("default", "default", False), ("reduce-overhead", "
     if not tuned:
         print("    autotuned: nothing")
     tuned.clear()
+
+# The frozen graph with the autotuner given one choice at a time: the code of each, whichever is faster here.
+template = ("TRITON", "Triton's GEMM templates") if device == "cuda" else ("CPP", "the C++ GEMM template")
+for backends, meaning in (template, ("ATEN", "the library call")):
+    torch._dynamo.reset()
+    with torch.no_grad(), inductor_config.patch(freezing=True, max_autotune_gemm_backends=backends):
+        out, (code,) = run_and_get_code(torch.compile(probs, mode="max-autotune"), x)
+        same = torch.allclose(out, probs(x), atol=1e-6)
+    call = code[code.index("def call("):]
+    print(f"frozen, {meaning} only (max_autotune_gemm_backends={backends!r}), same as eager: {same}")
+    for line in call.splitlines():
+        if STEP.search(line):
+            print("    " + re.sub(r"^buf\d+ = ", "", line.strip())[:100])
+    constants = re.findall(r"global (\w+)\n\s*\1 = rand_strided\(\(([^)]*)\)", code)
+    # Packed shapes depend on the kernel's blocking: say only which constants keep b's or W's shape.
+    shapes = {"600, ": "b's shape (600,)", "600, 64": "W's shape (600, 64)"}
+    print("    constants of the module:",
+          ", ".join(f"{name} {shapes.get(shape, 'packed: neither shape')}" for name, shape in constants))
