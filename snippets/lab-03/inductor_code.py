@@ -95,3 +95,11 @@ print(f"{len(modules)} compiled modules instead of 1:")
 for i, module in enumerate(modules):
     found = re.findall(r"^(cpp_fused\w+) = ", module, re.MULTILINE) + re.findall(r"extern_kernels\.(\w+)\(", module)
     print(f"    module {i}: {found}")
+
+# %% plan
+# call() is also the memory plan: each buffer allocated before its first writer, reused once dead, dropped by del.
+print("call()'s allocations, reuses and frees, in order, with the steps between them:")
+for line in call.splitlines():
+    line = line.strip()
+    if line.startswith(("buf", "del ")) or re.search(r"cpp_fused\w+\(|extern_kernels\.\w+\(", line):
+        print("   ", line[:100])

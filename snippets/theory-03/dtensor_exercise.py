@@ -1,0 +1,44 @@
+# /// snippet
+# devices = ["cpu"]
+# timeout = 300
+# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ///
+import torch
+import torch.distributed as dist
+from _dist import run
+from minigpt import lm_head
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import Partial, Replicate, Shard, distribute_tensor
+from torch.profiler import profile
+
+NOT_A_COLLECTIVE = ("_c10d_functional::wait_tensor", "_c10d_functional::_wrap_tensor_autograd")
+
+
+def collectives(prof):
+    events = sorted(prof.events(), key=lambda e: e.time_range.start)
+    issued = [f"{e.name.split('::')[1]} of {tuple(e.input_shapes[0])}" for e in events
+              if e.name.startswith("_c10d_functional::") and e.name not in NOT_A_COLLECTIVE]
+    return ", ".join(issued) or "none"
+
+
+def moves(rank):
+    W, _ = lm_head()
+    mesh = init_device_mesh("cpu", (2,))
+    lines = []
+    for source, target in (([Shard(0)], [Shard(1)]), ([Replicate()], [Shard(0)]), ([Shard(0)], [Replicate()]),
+                           ([Replicate()], [Partial()])):
+        start = distribute_tensor(W, mesh, source)
+        try:
+            with profile(record_shapes=True) as prof:
+                moved = start.redistribute(mesh, target)
+        except RuntimeError as error:
+            lines.append(f"{source[0]!r} -> {target[0]!r}: RuntimeError: {error}")
+            continue
+        lines.append(f"{source[0]!r} -> {target[0]!r}: {collectives(prof)}; local {tuple(moved.to_local().shape)}, "
+                     f"the full tensor still W: {torch.equal(moved.full_tensor(), W)}")
+    everyone = [None, None]
+    dist.all_gather_object(everyone, lines)
+    return lines if rank == 0 else [f"same lines as rank 0: {lines == everyone[0]}"]
+
+
+run(moves)
