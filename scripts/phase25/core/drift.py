@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from . import compare, records
+from . import atlas_drift, compare, records
 from .paths import Layout
 from .records import Record
 from .snippets import discover
@@ -71,6 +71,7 @@ def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
                 "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
                 "output": {"a": out_a, "b": out_b},
                 "diff": _diff(out_a, out_b) if state == "changed" else "",
+                "atlas": atlas_drift.changes(out_a, out_b) if state == "changed" else None,
             }
         )
     return {"schema": SCHEMA, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
@@ -99,6 +100,8 @@ def problems(report: dict) -> list[str]:
         a, b = entry["output"]["a"], entry["output"]["b"]
         if a is not None and b is not None and entry["state"] != ("unchanged" if a == b else "changed"):
             found.append(f"{entry['snippet']}: state {entry['state']!r} does not match its outputs")
+        if entry["state"] == "changed" and entry.get("atlas") != atlas_drift.changes(a, b):
+            found.append(f"{entry['snippet']}: the atlas changes do not follow from the embedded outputs")
         if entry["state"] == "changed" and entry["diff"] != _diff(a, b):
             found.append(f"{entry['snippet']}: the diff does not follow from the embedded outputs")
         if entry["state"] == "changed" and entry["kind"] != compare.classify(a, b, tuple(entry.get("volatile", []))):

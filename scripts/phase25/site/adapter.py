@@ -23,7 +23,7 @@ from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import assemble, labs, reproduce_kit, site_files, strings, translations, workarounds
+from . import assemble, atlas, labs, reproduce_kit, site_files, strings, translations, workarounds
 from .highlight import Highlighter
 from .markup import admonition, escape
 from .page import Page
@@ -215,6 +215,9 @@ def reproduce_files(catalog: Catalog) -> dict[str, bytes]:
     """Each page's reproduction kit, and each snippet's file on its own, as the site publishes them."""
     offered = [s for s in catalog.snippets.values() if reproduce_kit.offered(s)]
     files = {source_url(s.id): s.path.read_bytes() for s in offered}
+    for standing in catalog.standings.values():  # the atlas's data, fetched by its detail view
+        if standing.usable and standing.record is not None:
+            files.update({k: v.encode() for k, v in atlas.data_files(standing.record).items()})
     for folder in sorted({s.id.split("/")[0] for s in offered}):
         files[reproduce_kit.url(folder)] = reproduce_kit.kit(catalog, folder)
     return files

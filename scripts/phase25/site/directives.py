@@ -42,6 +42,7 @@ KINDS = {
         Kind("cell", "::: cell <lab-page>/<name>#<cell-id>", 1, lab_only=True, shows_snippet=True),
         Kind("execution-report", "::: execution-report", 0),
         Kind("drift-report", "::: drift-report <name>", 1),
+        Kind("atlas", "::: atlas <page>/<name>   (the snippet whose record lists every operator)", 1),
         Kind("note", "::: note <page>/<name> <device>   (then the note, indented by four spaces)", 2, body=True),
         Kind("pending", "::: pending <page>/<name> <device>   (then the text, indented by four spaces)", 2, body=True),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..core.records import Record
 
 INLINE_ARTIFACT_BYTES = 8 * 1024  # a bigger file a snippet wrote is a page of its own, opened from a link
+MANY = 6  # a record with more files than this lists them all as links (see snippet_html.MANY_FILES)
 
 
 def published_url(record: Record, name: str) -> str:
@@ -17,7 +18,7 @@ def outside_files(record: Record) -> dict[str, str]:
     return {
         published_url(record, f"{name}.txt"): content
         for name, content in sorted(record.artifacts.items())
-        if not name.endswith(".mmd") and len(content.encode()) > INLINE_ARTIFACT_BYTES
+        if not name.endswith(".mmd") and (len(content.encode()) > INLINE_ARTIFACT_BYTES or len(record.artifacts) > MANY)
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import reports
+from . import atlas, reports
 from .directives import KINDS, Directive
 from .page import Page, Problem, Rendered
 from .snippet_html import render_body_anchor, render_snippet
@@ -16,6 +16,7 @@ RENDERERS: dict[str, Renderer] = {
     "pending": render_body_anchor,
     "execution-report": reports.execution_report,
     "drift-report": reports.drift_report,
+    "atlas": atlas.render,
 }
 
 

@@ -80,6 +80,35 @@ def _drift_summary(report: dict[str, Any], lang: str) -> str:
     return f'<p class="drift-summary">{escape(summary)}</p><p class="drift-classes">{escape(classes)}</p>'
 
 
+def _atlas_changes(entry: dict[str, Any], lang: str) -> str:
+    """What an upgrade changes in the dispatcher atlas, operator by operator (see core/atlas_drift.py)."""
+    found = entry.get("atlas")
+    if not found:
+        return ""
+    rows = []
+    for key in ("added", "removed"):
+        if found[key]:
+            rows.append(
+                f"<li>{escape(text(lang, 'atlas_drift_' + key, n=len(found[key])))} "
+                f"<code>{escape(', '.join(found[key][:200]))}</code></li>"
+            )
+    for key in ("kernels_gained", "kernels_lost", "composite", "decomposition", "inductor", "grad_fn"):
+        if found[key]:
+            items = "; ".join(
+                f"{name}: {value if isinstance(value, str) else ' → '.join(map(str, value))}"
+                if key not in ("kernels_gained", "kernels_lost")
+                else f"{name}: {', '.join(value)}"
+                for name, value in list(found[key].items())[:200]
+            )
+            rows.append(
+                f"<li>{escape(text(lang, 'atlas_drift_' + key, n=len(found[key])))} <code>{escape(items)}</code></li>"
+            )
+    if not rows:
+        rows.append(f"<li>{escape(text(lang, 'atlas_drift_none'))}</li>")
+    title = escape(text(lang, "atlas_drift_title", snippet=entry["snippet"]))
+    return f'<div class="drift-atlas"><p>{title}</p><ul>{"".join(rows)}</ul></div>'
+
+
 def _drift_rows(report: dict[str, Any], page: Page) -> tuple[list[str], list[str]]:
     """One table row per snippet, and the folded diff of each one that changed."""
     lang, rows, details = page.lang, [], []
@@ -93,6 +122,7 @@ def _drift_rows(report: dict[str, Any], page: Page) -> tuple[list[str], list[str
             f"<td><code>{escape(entry['snippet'])}</code></td>"
             f"<td>{escape(text(lang, 'drift_' + entry['state']) + note)}</td><td>{escape(kind)}</td></tr>"
         )
+        details.append(_atlas_changes(entry, lang))
         if entry["diff"]:
             details.append(
                 f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '

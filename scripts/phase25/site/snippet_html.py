@@ -17,7 +17,7 @@ from .directives import Directive
 from .markup import admonition, body_slot, escape, inline_code
 from .page import Page, Problem, Rendered
 from .provenance_text import provenance_line
-from .published import outside_files, published_url, source_url
+from .published import MANY, outside_files, published_url, source_url
 from .strings import count, text
 
 LONG_OUTPUT_LINES = 100
@@ -100,9 +100,19 @@ def _streams(record: Record, page: Page) -> list[str]:
     return pieces
 
 
+MANY_FILES = MANY  # beyond this, the files a snippet wrote are one line of links (the atlas writes 48)
+
+
 def _artifacts(record: Record, page: Page) -> list[str]:
     """The files the snippet wrote: a diagram drawn, a small file folded, a big one linked."""
     lang, pieces = page.lang, []
+    if len(record.artifacts) > MANY_FILES:
+        links = ", ".join(
+            f'<a href="{escape(page.site_root + published_url(record, n + ".txt"))}">{escape(n)}</a>'
+            for n in sorted(record.artifacts)
+        )
+        count_ = escape(text(lang, "artifacts_many", files=count(lang, len(record.artifacts), "file")))
+        return [f'<p class="snippet-artifact">{count_} {links}</p>']
     for name, content in sorted(record.artifacts.items()):
         if name.endswith(".mmd"):  # a diagram the snippet drew from what it saw: drawn here, shown, not folded
             where = f"records/{record.snippet}.{record.device}.json: {name}"

@@ -30,6 +30,57 @@ STRINGS: dict[str, dict[str, str]] = {
         "reproduce": "Reproduce it on your machine: download {source}, or the kit {kit} ({size} KB: this page's "
         "snippets, the files they import, their records), then `python reproduce.py {id}`: it says what matched "
         "and shows both machines side by side.",
+        "atlas_summary": "The record lists {overloads} operator overloads in {namespaces} namespaces ({aten} of "
+        "them aten), registered in torch {torch}: {cpu} have a kernel of their own under CPU, {meta} under Meta.",
+        "atlas_cuda_missing": "CUDA column: not captured on a GPU yet; it fills in when the GPU capture runs (the "
+        "GPU machine has its own torch, named then).",
+        "atlas_cuda": "CUDA column: from the CUDA record, torch {torch} on the GPU machine.",
+        "atlas_search": "Find an operator (part of its name or a tag):",
+        "atlas_composite": "Composite kind:",
+        "atlas_any": "any",
+        "atlas_filter_cpu": "has a CPU kernel",
+        "atlas_filter_decomposed": "decomposed by Inductor",
+        "atlas_filter_backward": "has a backward",
+        "atlas_composite_implicit": "composite (implicit)",
+        "atlas_composite_explicit": "composite (explicit)",
+        "atlas_composite_explicit-non-functional": "composite (explicit, non-functional)",
+        "atlas_composite_none": "kernels per backend",
+        "atlas_inductor_lowered": "Inductor lowers it",
+        "atlas_inductor_decomposed": "Inductor decomposes it first",
+        "atlas_inductor_fallback": "Inductor calls the ATen kernel",
+        "atlas_inductor_composite": "decomposed before Inductor sees it",
+        "atlas_inductor_none": "no Inductor rule",
+        "atlas_js_shown": "{shown} of {total} overloads shown",
+        "atlas_js_schema": "Schema",
+        "atlas_js_tags": "Tags",
+        "atlas_js_kernels": "Keys with a kernel of their own, and the file that registered it",
+        "atlas_js_none": "none",
+        "atlas_js_composite": "Composite kind",
+        "atlas_js_explain_implicit": "A math kernel written in other operators fills the autograd and backend "
+        "slots: a call is decomposed at its autograd key, autograd records the operators it calls, and no backward "
+        "node of its own appears (linear in theory 01).",
+        "atlas_js_explain_explicit": "One kernel for every backend, registered under CompositeExplicitAutograd, and "
+        "a backward formula of its own.",
+        "atlas_js_explain_explicit-non-functional": "One kernel for every backend, registered under "
+        "CompositeExplicitAutogradNonFunctional: functionalization's replacement for an in-place or view operator, "
+        "with a backward formula of its own.",
+        "atlas_js_explain_none": "No composite kernel: each backend key has its own kernel (or none), as the table "
+        "above lists.",
+        "atlas_js_decomposition": "Python decomposition (torch._decomp)",
+        "atlas_js_decomposition_core": "yes, in the core-ATen set",
+        "atlas_js_decomposition_yes": "yes, outside the core-ATen set",
+        "atlas_js_decomposition_no": "no",
+        "atlas_js_inductor": "What Inductor does",
+        "atlas_js_grad_fn": "grad_fn a call records (on OpInfo's first sample input)",
+        "atlas_js_decomposes_to": "Operators its decomposition produces (traced on that sample)",
+        "atlas_js_not_sampled": "not called: OpInfo has no sample input for it",
+        "atlas_js_walks": "Which keys a call visits, highest first (theory 01 walks linear the same way)",
+        "atlas_js_walk_call": "on a CPU tensor (with or without requires_grad: the key set is the same)",
+        "atlas_js_walk_autocast": "under torch.autocast",
+        "atlas_js_walk_inference_mode": "in inference_mode",
+        "atlas_js_walk_meta": "on a meta tensor",
+        "atlas_js_link": "Link to this operator",
+        "atlas_js_failed": "The data of this operator could not be loaded.",
         "rank": "rank {rank}",
         "rank_no_output": "This rank printed nothing.",
         "collectives": "Collective calls this rank made through `torch.distributed`: {calls}.",
@@ -48,6 +99,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "diagram_default backend kernel": "default backend kernel",
         "diagram_calls": "calls",
         "open_file": "open {name}",
+        "artifacts_many": "The snippet wrote {files}:",
         "header_lines": "lines 1–{last}: its header (devices, dependencies, environment)",
         "lab_download_title": "Run this lab on your machine",
         "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "
@@ -99,6 +151,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "drift_kind_none": "—",
         "drift_edited": "snippet edited since this comparison",
         "drift_diff": "Diff of the recorded output",
+        "atlas_drift_title": "What the upgrade changes in the dispatcher atlas ({snippet}):",
+        "atlas_drift_added": "{n} operator overloads added:",
+        "atlas_drift_removed": "{n} operator overloads removed:",
+        "atlas_drift_kernels_gained": "{n} overloads gained a kernel under a key:",
+        "atlas_drift_kernels_lost": "{n} overloads lost a kernel under a key:",
+        "atlas_drift_composite": "{n} overloads changed their composite kind:",
+        "atlas_drift_decomposition": "{n} overloads gained or lost a Python decomposition:",
+        "atlas_drift_inductor": "{n} overloads are treated otherwise by Inductor:",
+        "atlas_drift_grad_fn": "{n} overloads record another grad_fn:",
+        "atlas_drift_none": "no operator changed in what the atlas shows.",
     },
     "es": {
         "code": "Código",
@@ -119,6 +181,59 @@ STRINGS: dict[str, dict[str, str]] = {
         "reproduce": "Reprodúcelo en tu máquina: descarga {source}, o el kit {kit} ({size} KB: los fragmentos de "
         "esta página, los archivos que importan y sus registros de ejecución), y ejecuta `python reproduce.py {id}`: "
         "dice qué coincidió y muestra las dos máquinas lado a lado.",
+        "atlas_summary": "El registro enumera {overloads} sobrecargas de operadores en {namespaces} espacios de "
+        "nombres ({aten} de ellas de aten), registradas en torch {torch}: {cpu} tienen un kernel propio bajo CPU, "
+        "{meta} bajo Meta.",
+        "atlas_cuda_missing": "Columna CUDA: aún no capturada en una GPU; se rellena cuando se ejecute la captura "
+        "en la GPU (la máquina con GPU tiene su propio torch, que se indicará entonces).",
+        "atlas_cuda": "Columna CUDA: del registro de ejecución de CUDA, torch {torch} en la máquina con GPU.",
+        "atlas_search": "Busca un operador (parte de su nombre o una etiqueta):",
+        "atlas_composite": "Tipo de composición:",
+        "atlas_any": "cualquiera",
+        "atlas_filter_cpu": "tiene kernel de CPU",
+        "atlas_filter_decomposed": "Inductor lo descompone",
+        "atlas_filter_backward": "tiene backward",
+        "atlas_composite_implicit": "compuesto (implícito)",
+        "atlas_composite_explicit": "compuesto (explícito)",
+        "atlas_composite_explicit-non-functional": "compuesto (explícito, no funcional)",
+        "atlas_composite_none": "kernels por backend",
+        "atlas_inductor_lowered": "Inductor le aplica lowering",
+        "atlas_inductor_decomposed": "Inductor lo descompone primero",
+        "atlas_inductor_fallback": "Inductor llama al kernel de ATen",
+        "atlas_inductor_composite": "se descompone antes de llegar a Inductor",
+        "atlas_inductor_none": "sin regla en Inductor",
+        "atlas_js_shown": "se muestran {shown} de {total} sobrecargas",
+        "atlas_js_schema": "Esquema",
+        "atlas_js_tags": "Etiquetas",
+        "atlas_js_kernels": "Claves con un kernel propio, y el archivo que lo registró",
+        "atlas_js_none": "ninguna",
+        "atlas_js_composite": "Tipo de composición",
+        "atlas_js_explain_implicit": "Un kernel matemático escrito con otros operadores ocupa las entradas de "
+        "autograd y de backend: la llamada se descompone en su clave de autograd, autograd graba los operadores a los "
+        "que llama y no aparece un nodo de backward propio (linear, en la teoría 01).",
+        "atlas_js_explain_explicit": "Un solo kernel para todos los backends, registrado bajo "
+        "CompositeExplicitAutograd, con su propia fórmula de backward.",
+        "atlas_js_explain_explicit-non-functional": "Un solo kernel para todos los backends, registrado bajo "
+        "CompositeExplicitAutogradNonFunctional: lo que la funcionalización pone en lugar de un operador in situ o de "
+        "vista, con su propia fórmula de backward.",
+        "atlas_js_explain_none": "Sin kernel compuesto: cada clave de backend tiene su propio kernel (o ninguno), "
+        "como enumera la tabla de arriba.",
+        "atlas_js_decomposition": "Descomposición en Python (torch._decomp)",
+        "atlas_js_decomposition_core": "sí, en el conjunto core-ATen",
+        "atlas_js_decomposition_yes": "sí, fuera del conjunto core-ATen",
+        "atlas_js_decomposition_no": "no",
+        "atlas_js_inductor": "Qué hace Inductor",
+        "atlas_js_grad_fn": "grad_fn que graba una llamada (con la primera entrada de ejemplo de OpInfo)",
+        "atlas_js_decomposes_to": "Operadores que produce su descomposición (trazada con esa entrada)",
+        "atlas_js_not_sampled": "no se llamó: OpInfo no tiene entrada de ejemplo para él",
+        "atlas_js_walks": "Qué claves visita una llamada, de la más alta a la más baja (la teoría 01 recorre linear "
+        "igual)",
+        "atlas_js_walk_call": "con un tensor de CPU (con o sin requires_grad: el conjunto de claves es el mismo)",
+        "atlas_js_walk_autocast": "bajo torch.autocast",
+        "atlas_js_walk_inference_mode": "en inference_mode",
+        "atlas_js_walk_meta": "con un tensor meta",
+        "atlas_js_link": "Enlace a este operador",
+        "atlas_js_failed": "No se pudieron cargar los datos de este operador.",
         "rank": "rank {rank}",
         "rank_no_output": "Este rank no imprimió nada.",
         "collectives": "Llamadas colectivas que hizo este rank a través de `torch.distributed`: {calls}.",
@@ -138,6 +253,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "diagram_default backend kernel": "kernel de backend por defecto",
         "diagram_calls": "llama a",
         "open_file": "abrir {name}",
+        "artifacts_many": "El fragmento escribió {files}:",
         "header_lines": "líneas 1–{last}: su cabecera (dispositivos, dependencias, entorno)",
         "lab_download_title": "Ejecuta este laboratorio en tu máquina",
         "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
@@ -189,6 +305,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "drift_kind_none": "—",
         "drift_edited": "fragmento editado después de esta comparación",
         "drift_diff": "Diff de la salida grabada",
+        "atlas_drift_title": "Qué cambia la actualización en el atlas del dispatcher ({snippet}):",
+        "atlas_drift_added": "{n} sobrecargas de operadores añadidas:",
+        "atlas_drift_removed": "{n} sobrecargas de operadores retiradas:",
+        "atlas_drift_kernels_gained": "{n} sobrecargas ganaron un kernel bajo alguna clave:",
+        "atlas_drift_kernels_lost": "{n} sobrecargas perdieron un kernel bajo alguna clave:",
+        "atlas_drift_composite": "{n} sobrecargas cambiaron de tipo de composición:",
+        "atlas_drift_decomposition": "{n} sobrecargas ganaron o perdieron una descomposición en Python:",
+        "atlas_drift_inductor": "{n} sobrecargas reciben otro trato de Inductor:",
+        "atlas_drift_grad_fn": "{n} sobrecargas graban otro grad_fn:",
+        "atlas_drift_none": "ningún operador cambió en lo que muestra el atlas.",
     },
 }
 

@@ -1,0 +1,144 @@
+"""The dispatcher atlas: every registered operator, read from the atlas snippet's record, listed and searchable.
+
+``::: atlas <snippet>`` renders the list of every overload the record holds (its JSON lines, one per
+overload): a name, its composite kind and what Inductor does with it, as plain HTML that a reader can
+search with the browser's find, without JavaScript. A small script adds a search box, filters and a
+detail view, whose data (the record's lines, one file per shard) it fetches when an operator is opened,
+so the page stays light. The CUDA column comes from the CUDA record once it is captured; until then it
+says so, like every CUDA tab. Nothing on the page is typed by hand: every number is counted here from
+the record, and the record is the atlas's only source.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from ..core.records import Record
+from .directives import Directive
+from .markup import admonition, escape
+from .page import Page, Problem, Rendered
+from .strings import STRINGS, number, text
+
+DATA = "atlas/"  # the artifacts of the atlas snippet: atlas/<shard>.jsonl
+BACKEND_KEYS = ("CPU", "CUDA", "Meta")
+
+
+def entries(record: Record) -> dict[str, list[dict[str, Any]]]:
+    """shard -> its overloads, from a record's artifacts (a line that is not JSON is a problem, raised)."""
+    found = {}
+    for name, content in sorted(record.artifacts.items()):
+        if name.startswith(DATA) and name.endswith(".jsonl"):
+            shard = name.removeprefix(DATA).removesuffix(".jsonl")
+            found[shard] = [json.loads(line) for line in content.splitlines() if line.strip()]
+    return found
+
+
+def data_url(record: Record, shard: str) -> str:
+    """Where the site publishes one shard of the atlas, for the detail view to fetch."""
+    return f"atlas-data/{record.device}/{shard}.json"
+
+
+def data_files(record: Record) -> dict[str, str]:
+    """The published data of the atlas: each shard as one JSON object, name -> overload."""
+    return {
+        data_url(record, shard): json.dumps({e["name"]: e for e in items}, ensure_ascii=False, sort_keys=True)
+        for shard, items in entries(record).items()
+    }
+
+
+def _item(entry: dict[str, Any], shard: str, lang: str) -> str:
+    name, kernels = entry["name"], entry["kernels"]
+    attributes = {
+        "shard": shard,
+        "composite": entry["composite"],
+        "cpu": "1" if "CPU" in kernels else "0",
+        "inductor": entry["inductor"],
+        "backward": "1" if entry.get("grad_fn") or any(k.startswith("Autograd") for k in kernels) else "0",
+        "tags": " ".join(entry["tags"]),
+    }
+    data = " ".join(f'data-{k}="{escape(v)}"' for k, v in attributes.items())
+    facts = (
+        f"{text(lang, 'atlas_composite_' + entry['composite'])} · {text(lang, 'atlas_inductor_' + entry['inductor'])}"
+    )
+    return (
+        f'<li {data}><button type="button" class="atlas-op" aria-expanded="false">{escape(name)}</button> '
+        f'<span class="atlas-facts" data-search-exclude>{escape(facts)}</span></li>'
+    )
+
+
+def _summary(found: dict[str, list[dict[str, Any]]], record: Record, lang: str) -> str:
+    every = [e for items in found.values() for e in items]
+    namespaces = Counter(e["name"].split("::")[0] for e in every)
+    kernels = {key: sum(key in e["kernels"] for e in every) for key in BACKEND_KEYS}
+    counts = text(
+        lang,
+        "atlas_summary",
+        overloads=number(lang, len(every), 0),
+        namespaces=len(namespaces),
+        aten=number(lang, namespaces.get("aten", 0), 0),
+        torch=record.provenance.get("torch", "?"),
+        cpu=number(lang, kernels["CPU"], 0),
+        meta=number(lang, kernels["Meta"], 0),
+    )
+    return f'<p class="atlas-summary">{escape(counts)}</p>'
+
+
+def _cuda_line(page: Page, snippet_id: str) -> str:
+    standing = page.catalog.standing(snippet_id, "cuda") if (snippet_id, "cuda") in page.catalog.standings else None
+    if standing is None or not standing.usable or standing.record is None:
+        return f'<p class="atlas-cuda">{escape(text(page.lang, "atlas_cuda_missing"))}</p>'
+    version = standing.record.provenance.get("torch", "?")
+    return f'<p class="atlas-cuda">{escape(text(page.lang, "atlas_cuda", torch=version))}</p>'
+
+
+def _controls(lang: str) -> str:
+    kinds = "".join(
+        f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>'
+        for k in ("implicit", "explicit", "explicit-non-functional", "none")
+    )
+    checks = "".join(
+        f'<label><input type="checkbox" data-filter="{k}"> {escape(text(lang, "atlas_filter_" + k))}</label>'
+        for k in ("cpu", "decomposed", "backward")
+    )
+    return (
+        f'<div class="atlas-controls" hidden><label>{escape(text(lang, "atlas_search"))} '
+        f'<input type="search" class="atlas-search" autocomplete="off"></label> '
+        f'<label>{escape(text(lang, "atlas_composite"))} <select class="atlas-kind"><option value="">'
+        f"{escape(text(lang, 'atlas_any'))}</option>{kinds}</select></label> {checks} "
+        '<output class="atlas-count" aria-live="polite"></output></div>'
+    )
+
+
+def render(directive: Directive, page: Page) -> Rendered:
+    """The atlas of the snippet the directive names, from its current CPU record."""
+    snippet_id = directive.arg or ""
+    if (snippet_id, "cpu") not in page.catalog.standings:
+        return Rendered("", [Problem(directive.line, f"::: atlas {snippet_id}: no such snippet with a CPU record")])
+    standing = page.catalog.standing(snippet_id, "cpu")
+    if not standing.usable or standing.record is None:
+        problem = Problem(
+            directive.line, f"::: atlas {snippet_id}: its CPU record is {standing.verdict}: {standing.why()}"
+        )
+        return Rendered(admonition("failure", "Atlas", escape(problem.message)), [problem])
+    record = standing.record
+    try:
+        found = entries(record)
+    except ValueError as exc:
+        problem = Problem(directive.line, f"::: atlas {snippet_id}: a line of its record is not JSON: {exc}")
+        return Rendered(admonition("failure", "Atlas", escape(problem.message)), [problem])
+    items = "".join(_item(e, shard, page.lang) for shard, group in found.items() for e in group)
+    labels = {
+        k.removeprefix("atlas_js_").removeprefix("atlas_"): v
+        for k, v in STRINGS[page.lang].items()
+        if k.startswith(("atlas_js_", "atlas_inductor_"))
+    }
+    config = json.dumps({"base": page.site_root + "atlas-data/cpu/", "labels": labels}, ensure_ascii=False)
+    html = (
+        f"<div class=\"atlas\" data-atlas='{escape(config)}'>{_summary(found, record, page.lang)}"
+        f"{_cuda_line(page, snippet_id)}{_controls(page.lang)}"
+        f'<ul class="atlas-list">{items}</ul><div class="atlas-detail" hidden></div></div>'
+        f'<script src="{page.site_root}assets/javascripts/atlas.js" defer></script>'
+    )
+    return Rendered(html)
