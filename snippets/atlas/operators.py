@@ -23,7 +23,7 @@ import torch
 # atlas reads the registry after them, so it is the same on every run.
 import torch._decomp as decomp
 import torch._inductor.decomposition as inductor_decompositions
-import torch._inductor.lowering as lowering
+from torch._inductor import lowering
 from torch.fx.experimental.proxy_tensor import make_fx
 
 C = torch._C
@@ -117,7 +117,7 @@ def samples():
                 warnings.simplefilter("ignore")
                 sample = next(iter(info.sample_inputs(device, torch.float32, requires_grad=True)))
                 out = info.op(sample.input, *sample.args, **sample.kwargs)
-        except Exception:
+        except Exception:  # noqa: BLE001 - an operator OpInfo cannot call here keeps no sample
             continue
         first = out[0] if isinstance(out, (tuple, list)) and out else out
         grad_fn = type(first.grad_fn).__name__ if isinstance(first, torch.Tensor) and first.grad_fn else None
@@ -133,7 +133,7 @@ def decomposes_to(op, info, sample):
             args = [a.detach() if isinstance(a, torch.Tensor) else a for a in (sample.input, *sample.args)]
             graph = make_fx(lambda *a: info.op(*a, **sample.kwargs),
                             decomposition_table={op: decomp.decomposition_table[op]})(*args)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a decomposition that cannot be traced on this sample is not shown
         return None
     return sorted({str(n.target) for n in graph.graph.nodes if n.op == "call_function"})
 
@@ -157,8 +157,8 @@ def entry(name, starts, sampled):
         "inductor": inductor_treatment(op, composite) if op is not None else "none",
         "walks": {kind: walk(rows, keys) for kind, keys in starts.items()},
     }
-    default = name if "." in name.split("::")[1] else name
-    sample = sampled.get(default) if sampled is not None and "." not in name.split("::")[1] else None
+    # OpInfo calls an operator by its Python name: its sample stands for the default overload only.
+    sample = sampled.get(name) if sampled is not None and "." not in name.split("::")[1] else None
     found["grad_fn"] = sample["grad_fn"] if sample else None
     if sample and op is not None and op in decomp.decomposition_table:
         found["decomposes_to"] = decomposes_to(op, *sample["sample"])
