@@ -99,7 +99,7 @@ for i, module in enumerate(modules):
 # %% plan
 # call() is also the memory plan: each buffer allocated before its first writer, reused once dead, dropped by del.
 print("call()'s allocations, reuses and frees, in order, with the steps between them:")
-for line in call.splitlines():
-    line = line.strip()
+for raw in call.splitlines():
+    line = raw.strip()
     if line.startswith(("buf", "del ")) or re.search(r"cpp_fused\w+\(|extern_kernels\.\w+\(", line):
         print("   ", line[:100])

@@ -48,7 +48,7 @@ def ddp_compile(rank):
         ddp = DDP(load_model().train(), bucket_cap_mb=0.2)
         graphs = []
 
-        def aot_eager(gm, example_inputs, **kwargs):
+        def aot_eager(gm, example_inputs, graphs=graphs, **kwargs):
             graphs.append(gm)
             return lookup_backend("aot_eager")(gm, example_inputs, **kwargs)
 
@@ -56,7 +56,7 @@ def ddp_compile(rank):
             splitter = DDPOptimizer(bucket_bytes_cap=ddp.bucket_bytes_cap, backend_compile_fn=aot_eager,
                                     first_bucket_cap=ddp._bucket_config.first_bucket_bytes_cap)
         compiled = torch.compile(ddp, backend=splitter.compile_fn if split else aot_eager)
-        for step in (1, 2):
+        for _step in (1, 2):
             with profile(record_shapes=True) as prof:
                 loss = F.cross_entropy(compiled(idx[:, :-1]).flatten(0, 1), idx[:, 1:].flatten())
                 loss.backward()

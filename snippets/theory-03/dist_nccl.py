@@ -27,12 +27,13 @@ def kernels(trace_file):
 
 def collectives(rank):
     device = torch.device("cuda", rank)
+    torch.manual_seed(0)
     W, b = lm_head(device)
     grad = torch.cat([W.flatten(), b]).contiguous()  # 39,000 values, the size of the head's gradient
     x = torch.randn(4, 64, device=device)
     shard = torch.empty(grad.numel() // WORLD, device=device)
     full = torch.empty_like(grad)
-    lines = [f"world size {WORLD}, {torch.cuda.get_device_name(device)}, NCCL {'.'.join(map(str, torch.cuda.nccl.version()))}"]
+    lines = [f"world size {WORLD}, {torch.cuda.get_device_name(device)}, NCCL {torch.cuda.nccl.version()}"]
     found = {}
     for label, op in (("matmul", lambda: x @ W.T), ("all_reduce", lambda: dist.all_reduce(grad)),
                       ("reduce_scatter_tensor", lambda: dist.reduce_scatter_tensor(shard, grad)),

@@ -74,9 +74,10 @@ def dtensor(rank):
     expected.backward()
     lines.append(f"loss_parallel: scores {describe(scores)}")
     lines.append(f"    forward: {collectives(forward)}; backward: {collectives(backward)}")
-    lines.append(f"loss {loss.placements} equal to the loss on the full scores: {torch.allclose(loss.full_tensor(), expected)}; "
-                 f"gradient {scores.grad.placements}, this rank's columns equal: "
-                 f"{torch.allclose(scores.grad.to_local(), reference.grad[:, rank * 300 : rank * 300 + 300], atol=1e-6)}")
+    mine = reference.grad[:, rank * 300 : rank * 300 + 300]
+    lines.append(f"loss {loss.placements} equal to the loss on the full scores: "
+                 f"{torch.allclose(loss.full_tensor(), expected)}; gradient {scores.grad.placements}, "
+                 f"this rank's columns equal: {torch.allclose(scores.grad.to_local(), mine, atol=1e-6)}")
     # Rank 0 prints everything; rank 1 only what is its own, and whether the rest matches rank 0's lines.
     everyone = [None, None]
     dist.all_gather_object(everyone, lines)

@@ -76,7 +76,7 @@ def fsdp_options(rank):
         model = load_model().train()
         configure(model, option)
         seen = []
-        model.lm_head.register_forward_pre_hook(lambda m, args: seen.append(m.weight.dtype))
+        model.lm_head.register_forward_pre_hook(lambda m, args, seen=seen: seen.append(m.weight.dtype))
         with profile(record_shapes=True) as prof:
             with record_function("forward"):
                 loss = F.cross_entropy(model(idx[:, :-1]).float().flatten(0, 1), idx[:, 1:].flatten())

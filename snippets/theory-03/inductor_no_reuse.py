@@ -30,8 +30,8 @@ for name, code in (("forward", forward), ("backward", backward)):
     print(f"=== {name}: call(), without its assert_size_stride lines")
     for line in body:
         if "assert_size_stride" not in line:
-            line = re.sub(r"\b(cpp_fused_\w{30})\w+?(_\d+)\(", r"\1...\2(", line.strip())  # long names cut
-            print("    " + line[:112])
+            shown = re.sub(r"\b(cpp_fused_\w{30})\w+?(_\d+)\(", r"\1...\2(", line.strip())  # long names cut
+            print("    " + shown[:112])
     sizes = [eval(shape) for shape in re.findall(r"empty_strided_cpu\((\([^)]*\)), ", "\n".join(body))]
     elements = sum(torch.Size(size).numel() for size in sizes)
     print(f"    {len(sizes)} buffers allocated ({elements} elements), "

@@ -32,7 +32,8 @@ loss, (forward,) = run_and_get_code(torch.compile(loss_fn), x, target)
 forward_messages, messages[:] = messages[:], []
 _, (backward,) = run_and_get_code(loss.backward)
 
-NODE = re.compile(r"^  SchedulerNode\(name='(op\d+)'\), (\w+)\(\['\[(.*?)\]', (?:'(\w+)', )?'origins=OrderedSet\(\[(.*?)\]\)")
+NODE = re.compile(r"^  SchedulerNode\(name='(op\d+)'\), (\w+)\(\['\[(.*?)\]', "
+                  r"(?:'(\w+)', )?'origins=OrderedSet\(\[(.*?)\]\)")
 EXTERN = re.compile(r"^  (ExternKernelSchedulerNode)\(name='(op\d+)'\)")
 def short(name):
     """cpp_fused__log_softmax__log_softmax_backward_data_arange_eq_..._0: long kernel names cut in the middle."""
@@ -66,7 +67,7 @@ for name, log, code in (("forward", forward_messages, forward), ("backward", mes
     for kernel, source in KERNEL.findall(code):
         # Each OpenMP region of the kernel (or the whole kernel, if it has none), with its loops in order.
         parts = re.split(r"#pragma omp (for|single)", source)
-        regions = list(zip(parts[1::2], parts[2::2])) or [("serial", source)]
+        regions = list(zip(parts[1::2], parts[2::2], strict=True)) or [("serial", source)]
         params = re.findall(r"\w+\* (\w+)", source[source.index("kernel("):source.index(")")])
         aliases = [f"{a} = {b}" for a, b in re.findall(r"auto (out_ptr\d+) = (in_out_ptr\d+);", source)]
         print(f"    {short(kernel)}({', '.join(params)}){'; ' + ', '.join(aliases) if aliases else ''}")
@@ -79,8 +80,8 @@ for name, code in (("forward", forward), ("backward", backward)):
     body = code[code.index("def call("):code.index("runner = ")].rstrip().splitlines()
     print(f"\n=== {name}: call()")
     for number, line in enumerate(body, start=1):
-        line = re.sub(r"cpp_fused_\w+", lambda m: short(m.group()), line.strip())
-        print(f"{number:3d} | {line}")
+        shown = re.sub(r"cpp_fused_\w+", lambda m: short(m.group()), line.strip())
+        print(f"{number:3d} | {shown}")
     sizes = [eval(shape) for shape in re.findall(r"empty_strided_cpu\((\([^)]*\)), ", "\n".join(body))]
     elements = sum(torch.Size(size).numel() for size in sizes)
     reused = sum("# reuse" in line for line in body)
