@@ -222,3 +222,15 @@ def test_an_outdated_translation_shows_a_notice(tmp_path):
 
     notice = site._translation_notice(Page(), type("C", (), {"docs_dir": str(docs)})())
     assert "Traducción desactualizada" in notice and 'href="../"' in notice
+
+
+def test_the_spanish_pages_hold_none_of_the_themes_english_and_the_404_no_double_slash(built_site):
+    english = ("Permanent link", "Copied!", "Copy to Clipboard", "Teclee", "Made with", 'aria-label="Code"')
+    pages = sorted((built_site / "es").rglob("index.html"))
+    assert len(pages) >= 10
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert [w for w in english if w in html] == [], page.relative_to(built_site)
+    assert 'title="Enlace permanente"' in read(built_site, "es/theory/01-dispatcher-and-aten/index.html")
+    not_found = read(built_site, "404.html")
+    assert not re.findall(r'href="(?!https?:)[^"]*//', not_found)

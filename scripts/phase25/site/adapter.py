@@ -189,6 +189,7 @@ def on_post_page(output: str, page: MkDocsPage, config: MkDocsConfig) -> str:
     output = workarounds.search_base(output, _lang(page))
     output = workarounds.alternates_in_sitemaps_only(output)
     output = workarounds.accessible(output, _lang(page))
+    output = workarounds.localized(output, _lang(page))
     return output
 
 

@@ -13,6 +13,10 @@ DEFAULT = "en"
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "code": "Code",
+        "theme_permalink": "Permanent link",
+        "theme_copy": "Copy to clipboard",
+        "theme_copied": "Copied!",
+        "theme_search_prompt": "Type to start searching",
         "ran_on": "Ran on",
         "captured_on": "Captured on",
         "commit": "commit",
@@ -164,6 +168,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "es": {
         "code": "Código",
+        "theme_permalink": "Enlace permanente",
+        "theme_copy": "Copiar al portapapeles",
+        "theme_copied": "¡Copiado!",
+        "theme_search_prompt": "Escribe para empezar a buscar",
         "ran_on": "Ejecutado en",
         "captured_on": "Capturado en",
         "commit": "commit",
