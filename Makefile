@@ -8,7 +8,7 @@ P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
-        gpu-capture translations stamp-translation torch-release drift drift-shard drift-report merge bench engines clean
+        gpu-capture translations stamp-translation torch-release drift drift-shard drift-report merge unpack bench engines clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -69,6 +69,9 @@ report: setup  ## every (snippet, device) and the state of its record; non-zero 
 
 gpu-records:  ## on a CUDA machine (Python and torch only, no venv): capture the stale CUDA records
 	PYTHONPATH=scripts $(PYTHON) -m phase25 run --device cuda --require-device cuda -j$(JOBS)
+
+unpack: setup  ## back here: check a capture's archive (ARCHIVE=cuda-records.tar.gz) record by record, then write it
+	$(P25) unpack $(or $(ARCHIVE),cuda-records.tar.gz)
 
 gpu-capture:  ## on a CUDA machine: capture into cuda-records.tar.gz (FORCE=1: every CUDA record)
 	FORCE=$(FORCE) bash scripts/capture_gpu.sh cuda-records.tar.gz

@@ -399,7 +399,7 @@ def test_published_files_are_kept_but_not_compared(toy, tmp_path):
         (b'{"schema": 2, "snippet": "page/a", "device": "cpu", "caf\xc3', "not UTF-8 text"),
         (None, "field run.wall_s must be a number"),
         (None, "field output.artifacts must map file names to text"),
-        (b"[1, 2]", "schema None, expected 2"),
+        (b"[1, 2]", "schema None, expected 3"),
     ],
 )
 def test_corrupt_records_are_refused_naming_the_file(toy, text, message):

@@ -5,6 +5,7 @@
     check [ID...]         re-execute CPU runs in a scratch folder; print each mismatch as a diff
     report                every (snippet, device) and the state of its record
     merge DIR...          merge the records folders of shards (--shard i/n): every run once, or nothing
+    unpack ARCHIVE        check a GPU capture's archive record by record, then write its CUDA records
     labs build|check      write the lab notebooks, or check them against their sources
     translations check    parity and freshness of the Spanish pages
     translations stamp P  mark docs/es/P as translating the current English page
@@ -44,6 +45,7 @@ COMMANDS = {
     "check": "run.commands:check",
     "report": "run.commands:report",
     "merge": "run.commands:merge",
+    "unpack": "run.commands:unpack",
     "labs": "site.commands:labs",
     "translations": "site.commands:translations",
     "drift": "tools.commands:drift",
@@ -116,6 +118,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("folders", nargs="+", help="one records folder per shard")
     p.add_argument("--device", choices=DEVICES, default="cpu")
     p.add_argument("--into", help="records folder to write (default: records/)")
+    sub.add_parser("unpack", help="check a GPU capture's archive, then write its CUDA records").add_argument(
+        "archive", help="the .tar.gz the capture made"
+    )
     _site_and_tool_commands(sub)
     return top
 

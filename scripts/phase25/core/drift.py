@@ -27,6 +27,21 @@ def _diff(a: dict | None, b: dict | None) -> str:
     return compare.diff_outputs(a, b, "before", "after")
 
 
+def warning_changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, list[dict[str, str]]]:
+    """The warnings the new torch emits that the old did not (a deprecation on its way), and those it no longer
+    emits, compared by category, module and message."""
+
+    def key(w: dict[str, str]) -> tuple[str, str, str]:
+        return w["category"], w["module"], w["message"]
+
+    before = {key(w): w for w in (a or {}).get("warnings", [])}
+    after = {key(w): w for w in (b or {}).get("warnings", [])}
+    return {
+        "new": [after[k] for k in sorted(set(after) - set(before))],
+        "gone": [before[k] for k in sorted(set(before) - set(after))],
+    }
+
+
 def _label(recs: list[Record]) -> dict[str, str | None]:
     def most(key: str, where: str = "provenance") -> str | None:
         found = Counter(getattr(r, where).get(key) for r in recs if getattr(r, where).get(key))
@@ -72,6 +87,7 @@ def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
                 "output": {"a": out_a, "b": out_b},
                 "diff": _diff(out_a, out_b) if state == "changed" else "",
                 "atlas": atlas_drift.changes(out_a, out_b) if state == "changed" else None,
+                "warnings": warning_changes(out_a, out_b),
             }
         )
     return {"schema": SCHEMA, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
@@ -100,6 +116,8 @@ def problems(report: dict) -> list[str]:
         a, b = entry["output"]["a"], entry["output"]["b"]
         if a is not None and b is not None and entry["state"] != ("unchanged" if a == b else "changed"):
             found.append(f"{entry['snippet']}: state {entry['state']!r} does not match its outputs")
+        if entry.get("warnings", {"new": [], "gone": []}) != warning_changes(a, b):
+            found.append(f"{entry['snippet']}: the warnings do not follow from the embedded outputs")
         if entry["state"] == "changed" and entry.get("atlas") != atlas_drift.changes(a, b):
             found.append(f"{entry['snippet']}: the atlas changes do not follow from the embedded outputs")
         if entry["state"] == "changed" and entry["diff"] != _diff(a, b):

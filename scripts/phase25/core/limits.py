@@ -17,3 +17,4 @@ MAX_WALL_S = 24 * 3600.0  # a run's recorded wall time
 MAX_PROCESSES = 256  # processes alive at once in one run, its snippet included
 MAX_MEMORY_MB = 8 * 1024  # resident memory of one run, all its processes together
 MAX_RANKS = 8  # ranks of one distributed snippet
+MAX_WARNINGS = 500  # warnings one record lists

@@ -141,15 +141,7 @@ TOP: dict[str, Check] = {
     "device": one_of(*DEVICES),
     "source_sha256": matching(r"[0-9a-f]{64}"),
     "env_key": matching(r"[0-9a-f]{16}"),
-}
-OUTPUT: dict[str, Check] = {
-    "status": one_of(*STATUSES),
-    "exit_code": optional(integer(-128, 255)),
-    "error": optional(text(limits.MAX_TEXT)),
-    "expected_error": expected_error,
-    "stdout": text(limits.STREAM_MAX),
-    "stderr": text(limits.STREAM_MAX),
-    "artifacts": files(2 * limits.MAX_ARTIFACT_BYTES, limits.MAX_FILES * limits.MAX_ARTIFACT_BYTES, shown=True),
+    "digest": matching(r"[0-9a-f]{64}"),
 }
 
 
@@ -170,6 +162,31 @@ def ranks(value: object) -> str | None:
         if why:
             return f"rank {index}: {why}"
     return None
+
+
+def warnings(value: object) -> str | None:
+    """The warnings a run emitted: category, message and module, each short text; at most a few hundred."""
+    if not isinstance(value, list) or len(value) > limits.MAX_WARNINGS:
+        return f"must list at most {limits.MAX_WARNINGS} warnings"
+    for index, item in enumerate(value):
+        if not isinstance(item, dict) or set(item) != {"category", "message", "module"}:
+            return f"entry {index} must be {{category, message, module}}"
+        why = next((w for w in (text(limits.MAX_TEXT)(item[k]) for k in ("category", "message", "module")) if w), None)
+        if why:
+            return f"entry {index} {why}"
+    return None
+
+
+OUTPUT: dict[str, Check] = {
+    "status": one_of(*STATUSES),
+    "exit_code": optional(integer(-128, 255)),
+    "error": optional(text(limits.MAX_TEXT)),
+    "expected_error": expected_error,
+    "stdout": text(limits.STREAM_MAX),
+    "stderr": text(limits.STREAM_MAX),
+    "artifacts": files(2 * limits.MAX_ARTIFACT_BYTES, limits.MAX_FILES * limits.MAX_ARTIFACT_BYTES, shown=True),
+    "warnings": warnings,
+}
 
 
 OUTPUT_OPTIONAL: dict[str, Check] = {"ranks": ranks}

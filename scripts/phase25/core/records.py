@@ -12,6 +12,7 @@ naming it, never half-used.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from .errors import SourceError
 from .paths import Layout
 from .record_shape import ShapeError
 
-SCHEMA = 2
+SCHEMA = 3
 STATUSES = record_shape.STATUSES
 # The line a capped stream holds where its middle was left out (see run/capture.py); pages show it as a note.
 OMITTED = re.compile(r"^⟪phase25: (?P<lines>\d+) lines omitted \((?P<bytes>\d+) bytes\)⟫$", re.MULTILINE)
@@ -58,6 +59,8 @@ class Record:
     published: dict[str, str] = field(default_factory=dict)
     # One entry per rank of a multi-rank snippet: its own stdout and stderr, and its collective calls.
     ranks: list[dict[str, Any]] = field(default_factory=list)
+    # The warnings the run emitted (deprecations among them): category, message, the module that raised it.
+    warnings: list[dict[str, str]] = field(default_factory=list)
 
     def output(self) -> dict[str, Any]:
         """The part two runs of the same code must reproduce byte for byte."""
@@ -69,11 +72,13 @@ class Record:
             "stdout": self.stdout,
             "stderr": self.stderr,
             "artifacts": self.artifacts,
+            "warnings": self.warnings,
             **({"ranks": self.ranks} if self.ranks else {}),
         }
 
-    def to_json(self) -> str:
-        data = {
+    def content(self) -> dict[str, Any]:
+        """Everything the record holds but its digest, as the digest covers it."""
+        return {
             "schema": SCHEMA,
             "snippet": self.snippet,
             "device": self.device,
@@ -84,7 +89,35 @@ class Record:
             "run": self.run,
             **({"published": self.published} if self.published else {}),
         }
+
+    def to_json(self) -> str:
+        """The record file: its content, its digest, and the lines of a JSON-lines file as a list of lines
+        (one per line of the record, so that a review's diff shows which line changed)."""
+        data = {**self.content(), "digest": digest(self.content())}
+        data["output"] = {**data["output"], "artifacts": {n: as_lines(n, t) for n, t in self.artifacts.items()}}
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def digest(content: dict[str, Any]) -> str:
+    """SHA-256 of a record's content in a canonical form: any edit of the output or the provenance changes it."""
+    canonical = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def as_lines(name: str, text: str) -> str | list[str]:
+    return text.split("\n") if name.endswith(".jsonl") else text
+
+
+def _joined(data: dict[str, Any]) -> None:
+    """A JSON-lines artifact stored as a list of lines becomes its text again, before anything is checked."""
+    output = data.get("output")
+    artifacts = output.get("artifacts") if isinstance(output, dict) else None
+    if isinstance(artifacts, dict):
+        for name, value in list(artifacts.items()):
+            if isinstance(name, str) and name.endswith(".jsonl") and isinstance(value, list):
+                if not all(isinstance(line, str) for line in value):
+                    raise ShapeError(f"field output.artifacts: file {name[:80]} must be a list of lines")
+                artifacts[name] = "\n".join(value)
 
 
 def _no_constant(name: str) -> float:
@@ -105,11 +138,12 @@ def parse(text: str, where: str) -> Record:
         found = data.get("schema") if isinstance(data, dict) else None
         raise RecordError(where, f"schema {str(found)[:20]}, expected {SCHEMA} (re-record it)")
     try:
+        _joined(data)
         record_shape.check(data)
     except ShapeError as exc:
         raise RecordError(where, str(exc)) from None
     out = data["output"]
-    return Record(
+    record = Record(
         snippet=data["snippet"],
         device=data["device"],
         source_sha256=data["source_sha256"],
@@ -125,7 +159,15 @@ def parse(text: str, where: str) -> Record:
         run=data["run"],
         published=data.get("published", {}),
         ranks=out.get("ranks", []),
+        warnings=out["warnings"],
     )
+    if digest(record.content()) != data["digest"]:
+        raise RecordError(
+            where,
+            "its digest does not match its content (an edit by hand, or a bad merge?): "
+            "re-record it with `make records`, or capture it again on the GPU machine",
+        )
+    return record
 
 
 def record_path(layout: Layout, snippet_id: str, device: str) -> Path:

@@ -18,7 +18,9 @@ import runpy
 import sys
 import sysconfig
 import traceback
+import warnings
 from pathlib import Path
+from types import FrameType
 from typing import Any, NoReturn
 
 from ..core import cells
@@ -64,6 +66,38 @@ def _run_cells(path: str) -> None:
         exec(compile(code, path, "exec"), namespace)
 
 
+def _raiser() -> str:
+    """The module whose code issued the warning now being shown (a stacklevel points elsewhere, at a caller)."""
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_globals.get("__name__") in ("warnings", __name__):
+        frame = frame.f_back
+    name = str(frame.f_globals.get("__name__", "")) if frame is not None else ""
+    # The snippet's own code runs as __main__ under runpy: then its file names the warning's source.
+    return "__main__" if name in ("__main__", "runpy") or name.startswith("phase25") else name
+
+
+def _harvest_warnings() -> list[dict[str, str]]:
+    """Keep every warning the run shows (deprecations among them), and show it as before: stderr unchanged."""
+    harvested: list[dict[str, str]] = []
+    original = warnings.showwarning
+
+    def show(  # noqa: PLR0917 - the signature warnings.showwarning is called with
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
+        harvested.append(
+            {"category": category.__name__, "message": str(message), "filename": filename, "module": _raiser()}
+        )
+        original(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    return harvested
+
+
 def execute(run: dict[str, Any]) -> int:
     """Run the snippet (every rank of it, for ``ranks = N``); write the result file; return the exit status."""
     if int(run.get("ranks", 1)) > 1:
@@ -71,6 +105,7 @@ def execute(run: dict[str, Any]) -> int:
     _isolate(run)
     if "rank" in run:
         ranks.count_collectives()
+    harvested = _harvest_warnings()
     error = None
     code = 0
     try:
@@ -100,6 +135,7 @@ def execute(run: dict[str, Any]) -> int:
                 "provenance": provenance.collect(run["device"]),
                 "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
                 "collectives": dict(sorted(ranks.COUNTS.items())),
+                "warnings": harvested,
             },
             handle,
         )

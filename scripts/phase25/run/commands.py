@@ -138,3 +138,12 @@ def merge(args: argparse.Namespace, layout: Layout) -> int:
     written = merging.merge([Path(d) for d in args.folders], into, layout, args.device)
     print(f"merged {written} records of {len(args.folders)} shards into {into}", file=sys.stderr)
     return 0
+
+
+def unpack(args: argparse.Namespace, layout: Layout) -> int:
+    """Check a GPU capture's archive record by record, then write its CUDA records into records/."""
+    from . import unpack as unpacking
+
+    written = unpacking.unpack(Path(args.archive), layout)
+    print(f"unpacked {len(written)} CUDA records from {args.archive}", file=sys.stderr)
+    return 0

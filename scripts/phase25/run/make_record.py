@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..core import environment, normalize
+from ..core import environment, limits, normalize
 from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
@@ -53,6 +53,20 @@ def collect_files(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Conte
                 except UnicodeDecodeError:
                     problems.append(f"file {name} is not UTF-8 text")
     return found, problems
+
+
+def _warning(found: dict[str, str], ctx: normalize.Context) -> dict[str, str]:
+    """A warning as a record keeps it: normalized like stderr, with the module whose code issued it
+    (``torch.nn.functional``; the snippet's own file when the snippet itself warned)."""
+    module = found.get("module") or ""
+    if module in ("", "__main__"):
+        module = normalize.normalize(found.get("filename", ""), ctx)
+    message = normalize.normalize(found.get("message", ""), ctx)
+    return {
+        "category": found.get("category", "Warning")[:200],
+        "message": message[: limits.MAX_TEXT],
+        "module": module[:200],
+    }
 
 
 def status_of(snippet: Snippet, exit_code: int, error: dict | None) -> tuple[str, str | None]:
@@ -164,6 +178,7 @@ def make(
         stdout=normalize.normalize(stdout, ctx),
         stderr=normalize.normalize(stderr, ctx),
         ranks=per_rank,
+        warnings=[_warning(w, ctx) for w in result.get("warnings", [])][: limits.MAX_WARNINGS],
         artifacts=verdict.artifacts,
         error=verdict.diagnosis,
         expected_error={"type": error["type"], "message": error["message"]} if keep_error else None,

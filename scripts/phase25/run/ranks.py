@@ -151,6 +151,7 @@ def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int
                 **results[0],
                 "error": failed and failed["error"],
                 "exit_code": code,
+                "warnings": [w for r in results for w in r.get("warnings", [])],
                 "ranks": [
                     {"exit_code": c, "collectives": r.get("collectives", {})}
                     for c, r in zip(codes, results, strict=True)

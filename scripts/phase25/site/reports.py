@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import drift
-from ..core.catalog import VERDICTS
+from ..core.catalog import VERDICTS, Catalog
 from .directives import Directive
 from .markup import admonition, escape
 from .page import Page, Problem, Rendered
@@ -35,6 +35,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
             escape(str(rec.provenance.get("torch", "—"))) if rec else "—",
             escape(str(rec.provenance.get("device_name", "—"))) if rec else "—",
             escape(str(rec.run.get("date", "—"))) if rec else "—",
+            escape(str(len(rec.warnings))) if rec else "—",
         ]
         rows.append(f'<tr class="report-{verdict}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     summary = text(lang, "report_summary", total=len(catalog.standings), snippets=len(catalog.snippets), **tally)
@@ -48,9 +49,30 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
             "report_torch",
             "report_where",
             "report_date",
+            "report_warnings",
         )
     ]
-    return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + _table("execution-report", heads, rows))
+    table = _table("execution-report", heads, rows)
+    return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + table + _warnings(catalog, lang))
+
+
+def _warnings(catalog: Catalog, lang: str) -> str:
+    """Every warning the current runs emitted, snippet by snippet: a deprecation shows here before the API goes."""
+    rows = []
+    for (snippet_id, device), standing in sorted(catalog.standings.items()):
+        for found in standing.record.warnings if standing.record else []:
+            cells = [
+                f"<code>{escape(snippet_id)}</code> ({escape(DEVICE_LABELS[device])})",
+                f"<code>{escape(found['category'])}</code>",
+                f"<code>{escape(found['module'])}</code>",
+                escape(found["message"]),
+            ]
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    title = escape(text(lang, "report_warnings_title", n=len(rows)))
+    if not rows:
+        return f'<p class="execution-warnings">{title}</p>'
+    heads = [text(lang, k) for k in ("report_snippet", "report_category", "report_module", "report_message")]
+    return f'<h2 id="warnings">{title}</h2>' + _table("execution-warnings", heads, rows)
 
 
 def _drift_summary(report: dict[str, Any], lang: str) -> str:
@@ -78,6 +100,21 @@ def _drift_summary(report: dict[str, Any], lang: str) -> str:
         lines=tally["line-numbers"],
     )
     return f'<p class="drift-summary">{escape(summary)}</p><p class="drift-classes">{escape(classes)}</p>'
+
+
+def _warning_changes(entry: dict[str, Any], lang: str) -> str:
+    """The warnings an upgrade adds to a snippet's run (a deprecation to act on) or removes."""
+    found = entry.get("warnings") or {}
+    rows = [
+        f"<li>{escape(text(lang, 'drift_warning_' + side))} <code>{escape(w['category'])}</code> "
+        f"(<code>{escape(w['module'])}</code>): {escape(w['message'])}</li>"
+        for side in ("new", "gone")
+        for w in found.get(side, [])
+    ]
+    if not rows:
+        return ""
+    title = escape(text(lang, "drift_warnings_title", snippet=entry["snippet"]))
+    return f'<div class="drift-warnings"><p>{title}</p><ul>{"".join(rows)}</ul></div>'
 
 
 def _atlas_changes(entry: dict[str, Any], lang: str) -> str:
@@ -123,6 +160,7 @@ def _drift_rows(report: dict[str, Any], page: Page) -> tuple[list[str], list[str
             f"<td>{escape(text(lang, 'drift_' + entry['state']) + note)}</td><td>{escape(kind)}</td></tr>"
         )
         details.append(_atlas_changes(entry, lang))
+        details.append(_warning_changes(entry, lang))
         if entry["diff"]:
             details.append(
                 f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '
