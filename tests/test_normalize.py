@@ -12,6 +12,12 @@ def test_glog_prefix_keeps_level_and_location_only():
     assert normalize(line) == "V torch/_inductor/graph.py:2552] [0/0] [__output_code] Output code:"
 
 
+def test_glog_prefix_behind_a_rank_keeps_the_rank_level_and_location_only():
+    line = "[rank1]:W1201 12:10:45.487000 28168 torch/_logging/_internal.py:1345] [0/0] will be ignored"
+    assert normalize(line) == "[rank1]:W torch/_logging/_internal.py:1345] [0/0] will be ignored"
+    assert normalize("x [rank1]:W1201 12:10:45.487000 28168 a.py:1]") == "x [rank1]:W1201 12:10:45.487000 28168 a.py:1]"
+
+
 def test_run_specific_paths():
     ctx = Context(
         run_dir="/tmp/phase25-x/001-a/work",

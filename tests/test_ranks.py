@@ -15,6 +15,7 @@ from phase25.site.highlight import Highlighter
 from phase25.site.page import Page
 
 RANKS = """
+import os
 import sys
 import torch
 import torch.distributed as dist
@@ -26,6 +27,7 @@ dist.all_reduce(total)
 gathered = [None, None]
 dist.all_gather_object(gathered, f"hello from {rank}")
 print(f"rank {rank} of {dist.get_world_size()}: sum {total.item()}, gathered {gathered}")
+print(f"threads {torch.get_num_threads()}, OMP_NUM_THREADS {os.environ['OMP_NUM_THREADS']}")
 if rank == 1:
     print("only rank 1 writes here", file=sys.stderr)
 dist.destroy_process_group()
@@ -48,7 +50,8 @@ def test_each_rank_prints_apart_and_its_collective_calls_are_counted(ranked):
     _, record = ranked
     assert record.status == "ok" and record.stdout == "" and record.stderr == ""
     assert [r["stdout"] for r in record.ranks] == [
-        f"rank {i} of 2: sum 3.0, gathered ['hello from 0', 'hello from 1']\n" for i in (0, 1)
+        f"rank {i} of 2: sum 3.0, gathered ['hello from 0', 'hello from 1']\nthreads 1, OMP_NUM_THREADS 1\n"
+        for i in (0, 1)
     ]
     assert [r["stderr"] for r in record.ranks] == ["", "only rank 1 writes here\n"]
     assert record.ranks[0]["collectives"] == {"all_gather_object": 1, "all_reduce": 1}
@@ -60,15 +63,61 @@ def test_a_ranked_run_is_the_same_forked_or_fresh(ranked, tmp_path):
     assert warm.output() == record.output()
 
 
+def test_point_to_point_ops_keep_working_under_the_count(toy):
+    """P2POp names its direction by the function itself (dist.isend): counting must not break it, nor count twice.
+
+    ``send`` runs ``isend`` inside torch, and ``batch_isend_irecv`` runs each op: only the outer call counts.
+    """
+    toy.add(
+        "page/p2p",
+        """
+        import torch
+        import torch.distributed as dist
+
+        dist.init_process_group("gloo")
+        rank = dist.get_rank()
+        out, into = torch.tensor([float(rank)]), torch.zeros(1)
+        ops = [dist.P2POp(dist.isend, out, 1 - rank), dist.P2POp(dist.irecv, into, 1 - rank)]
+        for work in dist.batch_isend_irecv(ops):
+            work.wait()
+        dist.send(out, 1 - rank) if rank == 0 else dist.recv(into, 0)
+        direct = dist.isend(out, 1) if rank == 0 else dist.irecv(into, 0)
+        direct.wait()
+        from torch.distributed import distributed_c10d
+        same = distributed_c10d.isend is dist.isend and distributed_c10d.P2POp(distributed_c10d.irecv, into, 0)
+        print(f"rank {rank} received {into.item()}")
+        dist.destroy_process_group()
+    """,
+        extra="ranks = 2\ntimeout = 60",
+    )
+    [record] = toy.run()[0].executed
+    assert record.status == "ok", record.error
+    assert [r["stdout"] for r in record.ranks] == ["rank 0 received 1.0\n", "rank 1 received 0.0\n"]
+    assert [r["collectives"] for r in record.ranks] == [
+        {"batch_isend_irecv": 1, "isend": 1, "send": 1},
+        {"batch_isend_irecv": 1, "irecv": 1, "recv": 1},
+    ]
+
+
 def test_the_page_shows_one_tab_per_rank_with_its_calls(ranked):
     toy, _ = ranked
     view = Page("es", "docs/es/page.md", Catalog(toy.layout, "2.13.0"), Highlighter())
     html, problems = render_markdown("::: snippet page/two\n", view)
     assert problems == [] and html.count('<label for="__ranks_1_cpu_') == 2 and "rank 1</label>" in html
     assert (
-        "Llamadas colectivas que hizo este rank a través de <code>torch.distributed</code>: all_gather_object × 1"
-        in html
+        "Llamadas que hizo este rank a las funciones colectivas y punto a punto de <code>torch.distributed</code>: "
+        "all_gather_object × 1" in html
     )
+
+
+def test_a_note_may_quote_what_a_rank_printed_or_its_calls_and_nothing_else(ranked):
+    toy, _ = ranked
+    view = Page("en", "docs/en/page.md", Catalog(toy.layout, "2.13.0"), Highlighter())
+    shown = "::: snippet page/two\n\n::: note page/two cpu\n    Rank 1 says `only rank 1 writes here` after `all_reduce × 1`.\n"
+    assert render_markdown(shown, view)[1] == []
+    made_up = "::: snippet page/two\n\n::: note page/two cpu\n    Rank 1 says `hello from 2`.\n"
+    [problem] = render_markdown(made_up, view)[1]
+    assert "quotes `hello from 2`, which its output does not show" in problem.message
 
 
 def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_path):

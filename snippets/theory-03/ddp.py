@@ -1,12 +1,12 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import lm_head
 from torch.nn.parallel import DistributedDataParallel as DDP
 
@@ -37,4 +37,8 @@ def ddp(rank):
     return lines
 
 
-run(ddp)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in ddp(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

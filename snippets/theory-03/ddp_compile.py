@@ -1,14 +1,14 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import re
 
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import encode, load_model
 from torch._dynamo.backends.distributed import DDPOptimizer
 from torch._dynamo.backends.registry import lookup_backend
@@ -78,4 +78,8 @@ def ddp_compile(rank):
     return lines if rank == 0 else [f"same lines as rank 0: {lines == everyone[0]}"]
 
 
-run(ddp_compile)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in ddp_compile(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

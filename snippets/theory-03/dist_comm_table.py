@@ -1,7 +1,8 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 """Three training steps of each pattern; the profiler records every call that reaches a process group."""
 
@@ -10,7 +11,6 @@ import math
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import encode, load_model
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
@@ -161,4 +161,8 @@ def table(rank):
     return lines
 
 
-run(table)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in table(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

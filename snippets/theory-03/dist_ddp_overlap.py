@@ -2,15 +2,15 @@
 # devices = ["cpu"]
 # timeout = 300
 # publish = ["ddp_timeline.svg"]
-# volatile = ["^\\[rank 0\\] measured"]
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# volatile = ["^measured"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 """DDP on the whole MiniGPT with small buckets: which bucket is sent when, and a timeline from the profiler."""
 
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import encode, load_model
 from torch.distributed.algorithms.ddp_comm_hooks import default_hooks
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -175,4 +175,8 @@ def ddp_overlap(rank):
     return lines + measured
 
 
-run(ddp_overlap)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in ddp_overlap(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

@@ -1,13 +1,13 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 """What each rank holds of the running example, and what it computes, in the four set-ups of the table."""
 
 import torch
 import torch.distributed as dist
-from _dist import run
 from minigpt import encode, load_model
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
@@ -60,4 +60,8 @@ def holds(rank):
     return lines
 
 
-run(holds)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in holds(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

@@ -1,12 +1,12 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import lm_head
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import Partial, Replicate, Shard, distribute_tensor
@@ -87,4 +87,8 @@ def dtensor(rank):
     return own + (lines if rank == 0 else [f"every other line the same as rank 0's: {lines == everyone[0]}"])
 
 
-run(dtensor)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in dtensor(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

@@ -1,11 +1,11 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import torch
 import torch.distributed as dist
-from _dist import run
 from minigpt import lm_head
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import Partial, Replicate, Shard, distribute_tensor
@@ -41,4 +41,8 @@ def moves(rank):
     return lines if rank == 0 else [f"same lines as rank 0: {lines == everyone[0]}"]
 
 
-run(moves)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in moves(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

@@ -1,14 +1,14 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import re
 
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import encode, lm_head, load_model
 from torch.distributed.fsdp import fully_shard
 from torch.profiler import profile, record_function
@@ -92,4 +92,8 @@ def fsdp(rank):
     return lines
 
 
-run(fsdp)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in fsdp(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

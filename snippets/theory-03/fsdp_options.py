@@ -1,14 +1,14 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import re
 
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import encode, load_model
 from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 from torch.distributed.tensor import DTensor
@@ -97,4 +97,8 @@ def fsdp_options(rank):
     return lines if rank == 0 else [f"same lines as rank 0: {lines == everyone[0]}"]
 
 
-run(fsdp_options)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in fsdp_options(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

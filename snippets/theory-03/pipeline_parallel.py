@@ -1,11 +1,11 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import torch
 import torch.distributed as dist
-from _dist import run
 from minigpt import encode, load_model, vocab
 from torch.distributed.pipelining import PipelineStage, ScheduleGPipe
 from torch.profiler import profile
@@ -67,4 +67,8 @@ def pipeline(rank):
     return lines
 
 
-run(pipeline)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in pipeline(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

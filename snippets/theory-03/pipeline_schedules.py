@@ -1,12 +1,12 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from _dist import run
 from minigpt import encode, load_model
 from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
 
@@ -117,4 +117,8 @@ def schedules(rank):
     return lines
 
 
-run(schedules)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in schedules(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

@@ -1,10 +1,11 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 300
-# deps = ["scripts/minigpt", "snippets/theory-03/_dist.py"]
+# ranks = 2
+# deps = ["scripts/minigpt"]
 # ///
 import torch
-from _dist import run
+import torch.distributed as dist
 from minigpt import encode, load_model, vocab
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor.debug import CommDebugMode
@@ -54,4 +55,8 @@ def tensor_parallel(rank):
     return lines
 
 
-run(tensor_parallel)
+dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+torch.manual_seed(0)
+for line in tensor_parallel(dist.get_rank()):
+    print(line)
+dist.destroy_process_group()

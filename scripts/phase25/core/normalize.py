@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 # Bump when a rule changes: it is part of every record's environment key, so
 # records normalized under older rules are re-executed rather than trusted.
-VERSION = 4
+VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,11 @@ class Context:
     pid: int | None = None
 
 
-_GLOG_PREFIX = re.compile(r"^(?P<level>[IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ (?P<where>\S+:\d+\])", re.MULTILINE)
+# torch's log prefix "W1201 12:10:45.482000 28167 torch/_logging/_internal.py:1345]", behind "[rank0]:"
+# in a process group's ranks: the level and the place kept, the date, time and process id dropped.
+_GLOG_PREFIX = re.compile(
+    r"^(?P<rank>\[rank\d+\]:)?(?P<level>[IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ (?P<where>\S+:\d+\])", re.MULTILINE
+)
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # c10's own log prefix "[W1130 16:09:34.454236791 Module.cpp:206]": keep the level.
     (re.compile(r"\[([IWEVD])\d{4} \d{2}:\d{2}:\d{2}\.\d+ "), r"[\1 "),
@@ -119,7 +123,7 @@ def normalize(text: str, ctx: Context = Context()) -> str:
     text = plain_text(text)
     # The glog prefix "V1130 15:14:57.658000 576 torch/_inductor/graph.py:2552]"
     # carries a date, a time and a PID; keep the level and the source location.
-    text = _GLOG_PREFIX.sub(r"\g<level> \g<where>", text)
+    text = _GLOG_PREFIX.sub(r"\g<rank>\g<level> \g<where>", text)
     replacements = [
         (ctx.cache_dir, "<inductor-cache>"),
         (ctx.run_dir, "<run-dir>"),

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import selectors
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -45,27 +46,45 @@ COLLECTIVES = (
     "recv",
     "isend",
     "irecv",
+    "batch_isend_irecv",
     "barrier",
 )
 COUNTS: Counter[str] = Counter()
+_INSIDE = threading.local()  # how deep this thread is in counted calls: only the outermost one counts
 
 
 def count_collectives() -> None:
-    """Wrap torch.distributed's collective functions so that each call of this rank is counted."""
+    """Wrap torch.distributed's collective functions so that each call of this rank is counted once.
+
+    The wrapper replaces the function in ``torch.distributed`` and in ``distributed_c10d``, where it is
+    defined, so that both names keep meaning the same object: ``P2POp(dist.isend, ...)`` names its
+    direction by the function itself, and torch checks it against its own global with ``in`` and ``is``.
+    A call made from inside another counted call (``send`` runs ``isend``, ``all_gather_object`` runs
+    ``all_gather``) is not counted again: the count is of what the rank asked for.
+    """
     import torch.distributed as dist
+    import torch.distributed.distributed_c10d as c10d
 
     for name in COLLECTIVES:
-        original = getattr(dist, name, None)
+        original = getattr(c10d, name, None) or getattr(dist, name, None)
         if original is None or getattr(original, "_phase25_counted", False):
             continue
 
         def counted(*args: Any, _name: str = name, _original: Any = original, **kwargs: Any) -> Any:
-            COUNTS[_name] += 1
-            return _original(*args, **kwargs)
+            depth = getattr(_INSIDE, "depth", 0)
+            if depth == 0:
+                COUNTS[_name] += 1
+            _INSIDE.depth = depth + 1
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                _INSIDE.depth = depth
 
         counted._phase25_counted = True  # type: ignore[attr-defined]
         counted.__wrapped__ = original  # type: ignore[attr-defined]
-        setattr(dist, name, counted)
+        for module in (dist, c10d):
+            if getattr(module, name, None) is original:
+                setattr(module, name, counted)
 
 
 def split(text: str, ranks: int) -> tuple[str, list[str]]:
@@ -81,6 +100,21 @@ def split(text: str, ranks: int) -> tuple[str, list[str]]:
     return "\n".join(own), ["\n".join(lines) + ("\n" if lines else "") for lines in per_rank]
 
 
+def _one_thread() -> None:
+    """One compute thread per rank, as torchrun sets it for more than one process per machine.
+
+    Two ranks that each spin the run's OpenMP threads (plus gloo's own) on a two-core machine wait on
+    each other, and every step slows down many times over. A warm interpreter imported torch before
+    it forked, so the setting is made in torch as well as in the environment.
+    """
+    import sys
+
+    os.environ["OMP_NUM_THREADS"] = "1"
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
 def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], int]) -> tuple[int, int, int]:
     """Fork rank ``rank``: its environment, its own stdout and stderr pipes; (pid, out, err) to the launcher."""
     out_r, out_w = os.pipe()
@@ -93,6 +127,7 @@ def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], i
             os.dup2(out_w, 1)
             os.dup2(err_w, 2)
             os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank)})
+            _one_thread()
             code = execute({**run, "ranks": 1, "rank": rank, "result": f"{run['result']}.rank{rank}"})
         finally:
             os._exit(code if "code" in locals() else 127)

@@ -61,6 +61,11 @@ def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ..
     return pieces
 
 
+def _calls(rank: dict) -> str:
+    """A rank's counted calls as its tab says them: 'all_gather × 1, all_reduce × 1'."""
+    return ", ".join(f"{name} × {n}" for name, n in sorted(rank["collectives"].items()))
+
+
 def _ranks(record: Record, page: Page, volatile: tuple[str, ...]) -> str:
     """One tab per rank of a multi-rank run: its own output and the collective calls it made."""
     lang, group = page.lang, f"__ranks_{page.count}_{record.device}"
@@ -71,7 +76,7 @@ def _ranks(record: Record, page: Page, volatile: tuple[str, ...]) -> str:
         shown = _stream_blocks(rank["stdout"], rank["stderr"], page, volatile) or [
             f"<p>{escape(text(lang, 'rank_no_output'))}</p>"
         ]
-        calls = ", ".join(f"{name} × {n}" for name, n in sorted(rank["collectives"].items()))
+        calls = _calls(rank)
         summary = text(lang, "collectives", calls=calls) if calls else text(lang, "no_collectives")
         shown.append(f'<p class="snippet-collectives">{inline_code(summary)}</p>')
         blocks.append(f'<div class="tabbed-block">{"".join(shown)}</div>')
@@ -253,6 +258,14 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     return Rendered(html, [p for panel in panels for p in panel.problems])
 
 
+def shown_text(record: Record) -> list[str]:
+    """Every text the page shows of a record, which a note may quote: streams, each rank's streams and calls, files."""
+    shown = [record.stdout, record.stderr]
+    for rank in record.ranks:
+        shown += [rank["stdout"], rank["stderr"], _calls(rank)]
+    return shown + list(record.artifacts.values())
+
+
 def render_body_anchor(directive: Directive, page: Page) -> Rendered:
     """A note or pending directive renders nothing where it stands: its body goes into its tab."""
     snippet_id, device = directive.target
@@ -264,7 +277,7 @@ def render_body_anchor(directive: Directive, page: Page) -> Rendered:
     problems = []
     standing = page.catalog.standing(snippet_id, device)
     if directive.kind == "note" and standing.record is not None:
-        shown = "\n".join([standing.record.stdout, standing.record.stderr, *standing.record.artifacts.values()])
+        shown = "\n".join(shown_text(standing.record))
         for quoted in CODE_SPAN.findall(directive.body):
             if quoted not in shown:
                 problems.append(

@@ -87,8 +87,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "atlas_js_failed": "The data of this operator could not be loaded.",
         "rank": "rank {rank}",
         "rank_no_output": "This rank printed nothing.",
-        "collectives": "Collective calls this rank made through `torch.distributed`: {calls}.",
-        "no_collectives": "This rank made no collective call through `torch.distributed`.",
+        "collectives": (
+            "Calls this rank made to the collective and point-to-point functions of `torch.distributed`: {calls}."
+        ),
+        "no_collectives": "This rank called none of the collective or point-to-point functions of `torch.distributed`.",
         "long": "Output: {lines} lines (click to open)",
         "omitted": "{lines} lines omitted here: the runner keeps the first and the last 32 KiB of each stream.",
         "volatile": "The marked lines depend on the machine by nature; they are what {machine} printed. The test "
@@ -252,8 +254,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "atlas_js_failed": "No se pudieron cargar los datos de este operador.",
         "rank": "rank {rank}",
         "rank_no_output": "Este rank no imprimió nada.",
-        "collectives": "Llamadas colectivas que hizo este rank a través de `torch.distributed`: {calls}.",
-        "no_collectives": "Este rank no hizo ninguna llamada colectiva a través de `torch.distributed`.",
+        "collectives": (
+            "Llamadas que hizo este rank a las funciones colectivas y punto a punto de `torch.distributed`: {calls}."
+        ),
+        "no_collectives": "Este rank no llamó a ninguna función colectiva ni punto a punto de `torch.distributed`.",
         "long": "Salida: {lines} líneas (haz clic para abrirla)",
         "omitted": "Aquí se omiten {lines} líneas: el ejecutor conserva los primeros y los últimos 32 KiB de cada "
         "flujo.",
