@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..core import compare
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
 from . import diagrams, reproduce_kit
@@ -62,7 +63,7 @@ def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ..
 
 
 def _calls(rank: dict) -> str:
-    """A rank's counted calls as its tab says them: 'all_gather × 1, all_reduce × 1'."""
+    """A rank's counted calls as its tab says them: 'all_gather × 1, all_reduce × 1'."""  # noqa: RUF002
     return ", ".join(f"{name} × {n}" for name, n in sorted(rank["collectives"].items()))
 
 
@@ -258,10 +259,16 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     return Rendered(html, [p for panel in panels for p in panel.problems])
 
 
-def shown_text(record: Record) -> list[str]:
-    """Every text the page shows of a record, which a note may quote: streams, each rank's streams and calls, files."""
-    shown = [record.stdout, record.stderr]
-    for rank in record.ranks:
+def shown_text(record: Record, volatile: tuple[str, ...] = ()) -> list[str]:
+    """What a note may quote of a record: streams, each rank's streams and calls, files, but no volatile line.
+
+    A volatile line is one the snippet declares to change with the machine (an autotuner's timings, the
+    instruction set oneDNN picks when uncapped). A note must hold wherever the record is re-made, so it
+    may not quote one: on another CPU the line says something else, and the note would be refused there.
+    """
+    output = compare.comparable(record.output(), volatile)
+    shown = [output["stdout"], output["stderr"]]
+    for rank in output.get("ranks") or []:
         shown += [rank["stdout"], rank["stderr"], _calls(rank)]
     return shown + list(record.artifacts.values())
 
@@ -277,13 +284,15 @@ def render_body_anchor(directive: Directive, page: Page) -> Rendered:
     problems = []
     standing = page.catalog.standing(snippet_id, device)
     if directive.kind == "note" and standing.record is not None:
-        shown = "\n".join(shown_text(standing.record))
+        shown = "\n".join(shown_text(standing.record, snippet.header.volatile))
+        everything = "\n".join(shown_text(standing.record))
         for quoted in CODE_SPAN.findall(directive.body):
-            if quoted not in shown:
-                problems.append(
-                    Problem(
-                        directive.line,
-                        f"the note on {snippet_id} ({device}) quotes `{quoted}`, which its output does not show",
-                    )
-                )
+            if quoted in shown:
+                continue
+            why = (
+                "which only a line marked volatile shows: another machine prints another line there"
+                if quoted in everything
+                else "which its output does not show"
+            )
+            problems.append(Problem(directive.line, f"the note on {snippet_id} ({device}) quotes `{quoted}`, {why}"))
     return Rendered("", problems)
