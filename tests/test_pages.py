@@ -108,3 +108,44 @@ def test_every_kind_a_page_may_hold_has_a_renderer_and_every_renderer_a_kind():
     from phase25.site.renderers import RENDERERS
 
     assert set(RENDERERS) == {name for name, kind in directives.KINDS.items() if not kind.lab_only}
+
+
+def _titles(items) -> list[str]:
+    """The titles a reader sees in the sidebar. A notebook's entry shows the notebook's own first heading,
+    in each language's notebook (mkdocs-jupyter), so its title in mkdocs.yml is never displayed."""
+    found = []
+    for item in items:
+        for title, target in item.items():
+            if isinstance(target, list):
+                found += [title, *_titles(target)]
+            elif not str(target).endswith(".ipynb"):
+                found.append(title)
+    return found
+
+
+def _config(path):
+    import yaml
+
+    class Loader(yaml.SafeLoader):  # mkdocs.yml may hold !!python/name tags: read them as nothing
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)
+
+
+def nav_titles(path=REPO / "mkdocs.yml") -> list[str]:
+    """Every title of the navigation, sections included."""
+    return _titles(_config(path)["nav"])
+
+
+def spanish_nav_titles(path=REPO / "mkdocs.yml") -> dict[str, str]:
+    """The Spanish language's nav_translations: English title -> Spanish title."""
+    plugins = _config(path)["plugins"]
+    i18n = next(p["i18n"] for p in plugins if isinstance(p, dict) and "i18n" in p)
+    return next(lang for lang in i18n["languages"] if lang["locale"] == "es").get("nav_translations", {})
+
+
+def test_every_navigation_title_has_a_spanish_title_and_no_translation_is_left_over():
+    titles, translated = set(nav_titles()), set(spanish_nav_titles())
+    assert titles - translated == set(), "navigation titles without a Spanish title in nav_translations"
+    assert translated - titles == set(), "nav_translations for titles the navigation no longer has"

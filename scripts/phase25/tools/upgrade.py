@@ -25,7 +25,7 @@ from ..run import plan, pool
 from ..site import translations
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill")  # what snippets import besides torch
-_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+_VERSION = re.compile(r"\d+\.\d+\.\d+")  # used with fullmatch: "$" would let a final newline through
 
 
 def pinned(root: Path, package: str = "torch") -> str:
@@ -39,7 +39,7 @@ def newest_release() -> str:
     """The newest final torch release on PyPI."""
     with urllib.request.urlopen("https://pypi.org/pypi/torch/json", timeout=60) as response:
         releases = json.load(response)["releases"]
-    finals: list[str] = [v for v, files in releases.items() if _VERSION.match(v) and files]
+    finals: list[str] = [v for v, files in releases.items() if _VERSION.fullmatch(v) and files]
     return max(finals, key=lambda v: tuple(int(p) for p in v.split(".")))
 
 
@@ -63,7 +63,7 @@ def scratch_python(root: Path, version: str) -> Path:
 
 def checked(version: str) -> str:
     """A torch version as X.Y.Z, refused otherwise: it comes from a workflow's input and names folders."""
-    if not _VERSION.match(version):
+    if not _VERSION.fullmatch(version):
         raise ValueError(f"{version!r} is not a torch release (X.Y.Z)")
     return version
 

@@ -1,0 +1,57 @@
+"""The torch upgrade pipeline's own steps: which release to measure, and the pages a drift report gets."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from conftest import REPO
+from phase25.site import translations
+from phase25.tools import upgrade
+from test_pages import nav_titles, spanish_nav_titles
+
+
+@pytest.fixture
+def project(tmp_path):
+    for name in ("docs", "mkdocs.yml", "requirements.txt"):
+        source = REPO / name
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, tmp_path / name)
+    return tmp_path
+
+
+def test_latest_says_whether_a_release_is_newer_than_the_pin():
+    pin = upgrade.pinned(REPO)
+    major, minor, patch = (int(p) for p in pin.split("."))
+    assert upgrade.latest(REPO, f"{major}.{minor + 1}.0") == f"version={major}.{minor + 1}.0\nnewer=true"
+    assert upgrade.latest(REPO, pin) == f"version={pin}\nnewer=false"
+    assert upgrade.latest(REPO, f"{major}.{minor}.{patch}") == f"version={pin}\nnewer=false"
+
+
+@pytest.mark.parametrize("version", ["2.14", "v2.14.1", "2.14.1rc1", "2.14.1; rm -rf ~", "../2.14.1", "2.14.1\n"])
+def test_a_version_that_is_not_a_release_is_refused_before_it_names_a_folder(version):
+    with pytest.raises(ValueError, match=r"is not a torch release \(X\.Y\.Z\)"):
+        upgrade.latest(REPO, version)
+    with pytest.raises(ValueError):
+        upgrade.scratch_records(REPO, version)
+
+
+def test_a_requirements_file_without_the_pin_is_a_clear_error(tmp_path):
+    (tmp_path / "requirements.txt").write_text("numpy==2.0.0\n")
+    with pytest.raises(ValueError, match=r"requirements\.txt pins no torch"):
+        upgrade.pinned(tmp_path)
+
+
+def test_a_report_gets_a_page_in_each_language_and_a_translated_place_in_the_navigation(project):
+    pin = upgrade.pinned(project)
+    name = f"torch-{pin}-to-9.9.9"
+    for _ in range(2):  # a second run (the workflow re-run) adds nothing twice
+        upgrade.write_pages(project, name, "9.9.9")
+    for lang in ("en", "es"):
+        page = (project / "docs" / lang / "reference" / "drift-torch-9.9.9.md").read_text(encoding="utf-8")
+        assert f"::: drift-report {name}\n" in page and f"torch {pin} → 9.9.9" in page
+    assert translations.freshness(project / "docs", "reference/drift-torch-9.9.9.md") is None
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert config.count("reference/drift-torch-9.9.9.md") == 1
+    titles, spanish = nav_titles(project / "mkdocs.yml"), spanish_nav_titles(project / "mkdocs.yml")
+    assert f"Drift: torch {pin} → 9.9.9" in titles and spanish[f"Drift: torch {pin} → 9.9.9"].startswith("Deriva")
+    assert set(titles) == set(spanish)
