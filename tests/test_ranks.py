@@ -113,7 +113,10 @@ def test_the_page_shows_one_tab_per_rank_with_its_calls(ranked):
 def test_a_note_may_quote_what_a_rank_printed_or_its_calls_and_nothing_else(ranked):
     toy, _ = ranked
     view = Page("en", "docs/en/page.md", Catalog(toy.layout, "2.13.0"), Highlighter())
-    shown = "::: snippet page/two\n\n::: note page/two cpu\n    Rank 1 says `only rank 1 writes here` after `all_reduce × 1`.\n"
+    shown = (
+        "::: snippet page/two\n\n::: note page/two cpu\n"
+        "    Rank 1 says `only rank 1 writes here` after `all_reduce × 1`.\n"
+    )
     assert render_markdown(shown, view)[1] == []
     made_up = "::: snippet page/two\n\n::: note page/two cpu\n    Rank 1 says `hello from 2`.\n"
     [problem] = render_markdown(made_up, view)[1]
