@@ -72,8 +72,20 @@ def _execute(catalog: Catalog) -> None:
         log.warning("snippet %s (cpu) %s: %s", record.snippet, record.status, record.error)
 
 
+def _strict_sees_warnings(config: MkDocsConfig) -> None:
+    """Under ``--strict``, warnings are logged whatever the log level.
+
+    MkDocs fails a strict build on the warnings it counts as it logs them. ``--quiet`` sets the level
+    to ERROR, so nothing was logged, nothing counted, and ``mkdocs build --strict --quiet`` passed with
+    a stale output, a quote the output does not show, a dead link. Strict wins over quiet."""
+    logger = logging.getLogger("mkdocs")
+    if config.strict and not logger.isEnabledFor(logging.WARNING):
+        logger.setLevel(logging.WARNING)
+
+
 def on_pre_build(config: MkDocsConfig) -> None:
     global _CURRENT  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
+    _strict_sees_warnings(config)
     workarounds.keep_notebook_cache(config)
     if _CURRENT is not None and _CURRENT.config is config:
         return  # another language of the same build

@@ -20,9 +20,11 @@ def build(
     site_url: str | None = None,
     timeout: float | None = 900,
     engine: str = "mkdocs",
+    quiet: bool = False,
 ) -> subprocess.CompletedProcess:
     """``site_url`` publishes the site at another address, as a preview does (PHASE25_SITE_URL);
-    ``engine`` is ``mkdocs`` (the default) or ``properdocs``, which reads the same mkdocs.yml."""
+    ``engine`` is ``mkdocs`` (the default) or ``properdocs``, which reads the same mkdocs.yml;
+    ``quiet`` passes ``--quiet``, under which a strict build must still refuse every warning."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PHASE25_EXECUTE": "1" if execute else "0"}
     if site_url:
         env["PHASE25_SITE_URL"] = site_url
@@ -30,4 +32,6 @@ def build(
     command = [program, "build", "-f", str(root / "mkdocs.yml"), "-d", str(site_dir)]
     if strict:
         command.append("--strict")
+    if quiet:
+        command.append("--quiet")
     return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout, check=False)
