@@ -56,6 +56,7 @@ def left_behind(scratch: Path, pid_file: Path, toy) -> list[str]:
 
 @pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_an_interrupt_stops_everything_at_once_with_one_line(toy, tmp_path, signum, warm):
     process, pid_file, scratch = start_runner(toy, tmp_path, warm=warm)
     sent = time.monotonic()
@@ -72,6 +73,7 @@ def test_an_interrupt_stops_everything_at_once_with_one_line(toy, tmp_path, sign
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_sigkill_of_the_runner_leaves_nothing_behind(toy, tmp_path, warm):
     process, pid_file, scratch = start_runner(toy, tmp_path, warm=warm)
     process.kill()

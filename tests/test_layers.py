@@ -127,6 +127,7 @@ def _bare_env(bare: Path) -> dict[str, str]:
     return {**keep, "PATH": f"{bare.parent}{os.pathsep}{keep.get('PATH', '')}", "PYTHONPATH": str(REPO / "scripts")}
 
 
+@pytest.mark.slow  # a bare interpreter started with torch: `make test` runs it, `make check` does not
 def test_the_bare_interpreter_has_torch_and_nothing_of_the_site(bare_python):
     probe = (
         "import importlib.util as u, torch; print(torch.__version__.split('+')[0], "
@@ -178,6 +179,7 @@ def test_a_snippet_runs_through_the_command_line_on_a_python_with_torch_only(bar
     assert report.returncode == 0 and "1 CUDA records not captured yet" in report.stderr, report.stderr
 
 
+@pytest.mark.slow  # a bare interpreter started with torch: `make test` runs it, `make check` does not
 def test_the_gpu_capture_script_fails_plainly_without_a_gpu_on_a_python_with_torch_only(bare_python, tmp_path):
     script = textwrap.dedent(f"""\
         set -e

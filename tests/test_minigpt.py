@@ -84,6 +84,7 @@ def test_checkpoint_is_small_loads_with_weights_only_and_knows_its_vocabulary():
     assert checkpoint["vocab"] == V.VOCAB and checkpoint["summary"]["heldout_slot_accuracy"] >= 0.9
 
 
+@pytest.mark.slow  # trains the model twice: `make test` runs it, `make check` does not
 def test_the_retraining_criterion_accepts_small_drift_and_refuses_a_different_model():
     committed = minigpt.load_checkpoint()
     same = retrain.compare(copy.deepcopy(committed), committed)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
 import pytest
+from conftest import ToyProject
 from phase25.core import records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
+from phase25.core.paths import Layout
 from phase25.site.assemble import render_markdown
 from phase25.site.highlight import Highlighter
 from phase25.site.page import Page
@@ -39,13 +42,16 @@ def alive(pid: int) -> bool:
     return status.exists() and "State:\tZ" not in status.read_text()
 
 
-@pytest.fixture
-def ranked(toy):
+@pytest.fixture(scope="module")
+def ranked(tmp_path_factory):
+    """One run of the two-rank toy, shared by the tests that only read it (each run takes seconds)."""
+    toy = ToyProject(tmp_path_factory.mktemp("ranked") / "project")
     toy.add("page/two", RANKS, extra="ranks = 2\ntimeout = 60")
     [record] = toy.run()[0].executed
     return toy, record
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_each_rank_prints_apart_and_its_collective_calls_are_counted(ranked):
     _, record = ranked
     assert record.status == "ok" and record.stdout == "" and record.stderr == ""
@@ -57,12 +63,14 @@ def test_each_rank_prints_apart_and_its_collective_calls_are_counted(ranked):
     assert record.ranks[0]["collectives"] == {"all_gather_object": 1, "all_reduce": 1}
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_ranked_run_is_the_same_forked_or_fresh(ranked, tmp_path):
     toy, record = ranked
     warm = toy.run(force=True, warm=True, records=tmp_path / "warm")[0].executed[0]
     assert warm.output() == record.output()
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_point_to_point_ops_keep_working_under_the_count(toy):
     """P2POp names its direction by the function itself (dist.isend): counting must not break it, nor count twice.
 
@@ -123,6 +131,7 @@ def test_a_note_may_quote_what_a_rank_printed_or_its_calls_and_nothing_else(rank
     assert "quotes `hello from 2`, which its output does not show" in problem.message
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_path):
     pids = tmp_path / "pids"
     toy.add(
@@ -144,6 +153,7 @@ def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_p
     assert len(found) == 2 and not any(alive(pid) for pid in found)
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_rank_that_fails_fails_the_run_and_says_why(toy):
     toy.add(
         "page/broken",
@@ -177,11 +187,13 @@ def test_the_header_takes_one_to_eight_ranks(value):
         [{"stdout": "", "stderr": "", "collectives": {"all_reduce": -1}}] * 2,
     ],
 )
-def test_a_record_whose_ranks_are_malformed_is_corrupt(ranked, ranks):
+def test_a_record_whose_ranks_are_malformed_is_corrupt(ranked, ranks, tmp_path):
     toy, _ = ranked
-    path = records.record_path(toy.layout, "page/two", "cpu")
+    shutil.copytree(toy.layout.records, tmp_path / "records")  # the shared run stays as it was
+    layout = Layout.of(toy.layout.root, records=tmp_path / "records")
+    path = records.record_path(layout, "page/two", "cpu")
     data = json.loads(path.read_text())
     data["output"]["ranks"] = ranks
     path.write_text(json.dumps(data))
     with pytest.raises(SourceError, match=r"field output\.ranks"):
-        records.load(toy.layout, "page/two", "cpu")
+        records.load(layout, "page/two", "cpu")

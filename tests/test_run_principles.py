@@ -131,6 +131,7 @@ def _in_a_thread(target, timeout: int = 120) -> list:
         signal.signal(signal.SIGALRM, previous)
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_record_that_cannot_be_written_is_one_message_not_a_hang(toy, monkeypatch, capsys):
     toy.add("page/a", "print('first')\n")
     toy.add("page/b", "print('b')\n")
@@ -173,6 +174,7 @@ def _read_only(folder: Path, mount: Path) -> bool:
     return again.returncode == 0
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_read_only_records_folder_is_one_message_and_the_old_record_stays(toy, tmp_path):
     toy.add("page/a", "print('first')\n")
     toy.run()
@@ -225,6 +227,7 @@ def test_the_guard_sees_a_file_anywhere_in_the_checkout_and_a_change_that_keeps_
 # -- two runners at once ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_two_runners_started_together_execute_a_stale_run_once(toy, tmp_path):
     counter = tmp_path / "executions.txt"
     toy.add(

@@ -181,6 +181,7 @@ def test_output_is_capped_head_and_tail_with_a_count_of_what_was_left_out(toy):
     assert int(omitted.group("lines")) + kept == 100_000
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_one_and_two_workers_and_warm_and_fresh_write_identical_records(toy, tmp_path):
     for name in ("a", "b", "c", "d"):
         toy.add(f"page/{name}", "import torch, random\n" + PRINTS + f"print({name!r} * 3, torch.ones(2).sum())\n")
@@ -192,6 +193,7 @@ def test_one_and_two_workers_and_warm_and_fresh_write_identical_records(toy, tmp
     assert len(outputs["j1"]) == 4 and outputs["j1"] == outputs["j2"] == outputs["warm"]
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_an_environment_unsafe_to_fork_runs_fresh_and_says_why(toy):
     for name in ("a", "b"):  # OpenBLAS starts a thread at import when allowed two
         toy.add(f"page/{name}", "print('ok')\n", extra='env = { OPENBLAS_NUM_THREADS = "2" }')
@@ -231,6 +233,7 @@ def test_a_corrupt_record_is_named_and_replaced_out_loud(toy):
     assert "replacing the corrupt record of page/a (cpu): records/page/a.cpu.json: not valid JSON" in stream.getvalue()
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_shards_partition_the_work_and_balance_the_recorded_wall_times(toy):
     for i in range(12):
         toy.add(f"page/s{i:02d}", "print(1)\n", devices='["cpu", "cuda"]')
@@ -251,6 +254,7 @@ def test_shards_partition_the_work_and_balance_the_recorded_wall_times(toy):
         plan.parse_shard("4/3")
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_the_records_of_shards_merge_into_the_whole_and_refuse_gaps_and_overlaps(toy, tmp_path, capsys):
     for name in ("a", "b", "c", "d", "e"):
         toy.add(f"page/{name}", f"print({name!r})\n")
@@ -293,6 +297,7 @@ def test_cli_check_reports_a_mismatch_as_a_diff_and_rewrites_nothing(toy, capsys
     assert "601" in records.load(toy.layout, "page/a", "cpu").stdout
 
 
+@pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_cli_require_device_cuda_fails_loudly_without_a_gpu(toy, capsys):
     toy.add("page/a", "print(1)\n", devices='["cpu", "cuda"]')
     if cuda_available("python3"):

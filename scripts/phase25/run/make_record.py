@@ -137,6 +137,22 @@ def _verdict(
     return verdict
 
 
+def _streams(
+    snippet: Snippet, ended: Ended, result: dict, ctx: normalize.Context
+) -> tuple[str, str, list[dict[str, Any]]]:
+    """The launcher's own stdout and stderr, and each rank's lines apart (see run/ranks.py)."""
+    if snippet.header.ranks <= 1:
+        return ended.stdout, ended.stderr, []
+    stdout, outs = ranks.split(ended.stdout, snippet.header.ranks)
+    stderr, errs = ranks.split(ended.stderr, snippet.header.ranks)
+    counted = [r.get("collectives", {}) for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
+    per_rank = [
+        {"stdout": normalize.normalize(o, ctx), "stderr": normalize.normalize(e, ctx), "collectives": c}
+        for o, e, c in zip(outs, errs, counted, strict=False)
+    ]
+    return stdout, stderr, per_rank
+
+
 def make(
     snippet: Snippet,
     device: str,
@@ -158,15 +174,7 @@ def make(
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
     verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx)
-    stdout, stderr, per_rank = ended.stdout, ended.stderr, []
-    if snippet.header.ranks > 1:  # each rank's lines, apart (see run/ranks.py)
-        stdout, outs = ranks.split(stdout, snippet.header.ranks)
-        stderr, errs = ranks.split(stderr, snippet.header.ranks)
-        counted = [r.get("collectives", {}) for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
-        per_rank = [
-            {"stdout": normalize.normalize(o, ctx), "stderr": normalize.normalize(e, ctx), "collectives": c}
-            for o, e, c in zip(outs, errs, counted, strict=False)
-        ]
+    stdout, stderr, per_rank = _streams(snippet, ended, result, ctx)
     keep_error = error and snippet.header.expect_error and verdict.status == "ok"
     return Record(
         snippet=snippet.id,

@@ -79,7 +79,7 @@ def _strict_sees_warnings(config: MkDocsConfig) -> None:
     to ERROR, so nothing was logged, nothing counted, and ``mkdocs build --strict --quiet`` passed with
     a stale output, a quote the output does not show, a dead link. Strict wins over quiet."""
     logger = logging.getLogger("mkdocs")
-    if config.strict and not logger.isEnabledFor(logging.WARNING):
+    if getattr(config, "strict", False) and not logger.isEnabledFor(logging.WARNING):
         logger.setLevel(logging.WARNING)
 
 

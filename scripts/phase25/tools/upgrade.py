@@ -1,6 +1,6 @@
 """``python -m phase25 upgrade``: the torch upgrade pipeline, one step per command.
 
-    upgrade latest [--version V]   print version=V and newer=true|false (GitHub Actions output format)
+    upgrade latest [V]             print version=V and newer=true|false (GitHub Actions output format)
     upgrade drift V                run every CPU snippet under torch V in a scratch environment, write the
                                    drift report against the committed records, and its page in each language
 
