@@ -33,7 +33,7 @@ test: setup browser  ## every test: lint, format, types, runner, rendering, pari
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-check: setup  ## the fast loop (about 45 s): lint, format, types, and every test that is neither slow nor a browser's
+check: setup  ## the fast loop (about 30 s): lint, format, types, and every test that is neither slow nor a browser's
 	$(BIN)/ruff check scripts tests snippets
 	$(BIN)/ruff format --check scripts tests
 	$(BIN)/mypy
