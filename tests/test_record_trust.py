@@ -113,3 +113,15 @@ def test_a_capture_archive_is_checked_record_by_record_before_anything_is_writte
     archive = _archive(tmp_path, {name: good.to_json().encode()})
     assert cli.main(["--root", str(toy.root), "unpack", str(archive)]) == 0
     assert records.load(toy.layout, "page/a", "cuda").provenance["device_name"] == "NVIDIA H200"
+
+
+@pytest.mark.slow  # a real run of a toy snippet that imports torch
+def test_a_deprecated_torch_api_the_snippet_calls_is_harvested_with_torchs_module(toy):
+    """What the harvest is for: the snippet uses an API torch deprecates, and the record says so, with the
+    module of torch that warned, before the API disappears."""
+    toy.add("page/old", "import torch\nwith torch.cpu.amp.autocast(enabled=False):\n    print('ran')\n")
+    [record] = toy.run()[0].executed
+    found = [w for w in record.warnings if w["category"] in ("FutureWarning", "DeprecationWarning")]
+    assert found and "is deprecated" in found[0]["message"], record.warnings
+    assert found[0]["module"].startswith("torch."), found[0]
+    assert record.stdout == "ran\n"

@@ -24,7 +24,7 @@ from ..core.paths import Layout
 from ..run import plan, pool
 from ..site import translations
 
-SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill")  # what snippets import besides torch
+SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch
 _VERSION = re.compile(r"\d+\.\d+\.\d+")  # used with fullmatch: "$" would let a final newline through
 
 
