@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import signal
 import socket
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,7 @@ class BackgroundRuns:
     then SIGKILL to its process group) and removes its scratch folder."""
 
     def __init__(self) -> None:
+        self.started = time.time()
         self.scratch = Path(tempfile.mkdtemp(prefix="phase25-reexecuted-"))
         self.log = (self.scratch / "log.txt").open("w")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "scripts"), os.environ.get("PYTHONPATH", "")])}
@@ -112,6 +115,10 @@ class BackgroundRuns:
         """The scratch layout holding the re-executed records, once every run has ended."""
         code = self.process.wait(timeout=timeout)
         log = (self.scratch / "log.txt").read_text()
+        if not BACKGROUND_FIGURES:
+            BACKGROUND_FIGURES.extend(
+                background_figures(log, (self.scratch / "log.txt").stat().st_mtime - self.started)
+            )
         assert code == 0, f"re-executing the snippets ended with status {code}:\n{log[-4000:]}"
         return Layout(REPO, DEFAULT_LAYOUT.snippets, self.scratch / "records")
 
@@ -128,6 +135,18 @@ class BackgroundRuns:
 
 
 _BACKGROUND: list[BackgroundRuns] = []
+BACKGROUND_FIGURES: list[str] = []
+FINISHED_RUN = re.compile(r"^\[\d+/\d+\] \S+ +(\S+ \(\w+\))  ([\d.]+)s$", re.MULTILINE)
+
+
+def background_figures(log: str, waited: float) -> list[str]:
+    """The re-execution's wall time (to its log's last line) and its five longest runs."""
+    runs = sorted(((float(s), key) for key, s in FINISHED_RUN.findall(log)), reverse=True)
+    lines = [
+        f"re-executed {len(runs)} runs in the background: done {waited:.0f} s after collection, "
+        f"{sum(s for s, _ in runs):.0f} s of runs in all; the longest:"
+    ]
+    return lines + [f"  {s:7.1f} s  {key}" for s, key in runs[:5]]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -156,7 +175,7 @@ def figures(pytestconfig) -> list[str]:
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    lines = config.stash.get(FIGURES, [])
+    lines = config.stash.get(FIGURES, []) + BACKGROUND_FIGURES
     if lines:
         terminalreporter.section("figures")
         for line in lines:

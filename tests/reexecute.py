@@ -10,7 +10,6 @@ once all ran). Orphaned, it stops its runs and removes ``SCRATCH``: the session 
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import signal
@@ -59,7 +58,7 @@ def main(scratch: Path, session: int) -> int:
                 workers=os.cpu_count() or 1,
                 warm=warm,
                 estimates=committed,
-                progress=progress.Progress(len(jobs), io.StringIO()),
+                progress=progress.Progress(len(jobs), sys.stdout),  # the session's log: its figures read it
                 timeout_factor=TIMEOUT_FACTOR,
             )
     return 0

@@ -66,10 +66,24 @@ def _run_cells(path: str) -> None:
         exec(compile(code, path, "exec"), namespace)
 
 
+# Modules whose ``deprecated`` decorator issues the warning for the object it wraps (PEP 702).
+_DEPRECATION_DECORATORS = ("typing_extensions", "warnings")
+
+
 def _raiser() -> str:
-    """The module whose code issued the warning now being shown (a stacklevel points elsewhere, at a caller)."""
+    """The module whose code issued the warning now being shown (a stacklevel points elsewhere, at a caller).
+
+    A warning that a ``deprecated`` decorator issues comes from the decorator's wrapper: the module it names is
+    the one that defines the wrapped object, so a deprecated torch API reads as torch's, not typing_extensions'.
+    """
     frame: FrameType | None = sys._getframe(2)
-    while frame is not None and frame.f_globals.get("__name__") in ("warnings", __name__):
+    while frame is not None:
+        name = frame.f_globals.get("__name__")
+        wrapped = frame.f_locals.get("arg") if name in _DEPRECATION_DECORATORS else None
+        if isinstance(getattr(wrapped, "__module__", None), str):
+            return str(wrapped.__module__)
+        if name not in ("warnings", __name__):
+            break
         frame = frame.f_back
     name = str(frame.f_globals.get("__name__", "")) if frame is not None else ""
     # The snippet's own code runs as __main__ under runpy: then its file names the warning's source.
