@@ -22,6 +22,7 @@ def test_run_specific_paths():
     ctx = Context(
         run_dir="/tmp/phase25-x/001-a/work",
         cache_dir="/tmp/phase25-x/001-a/inductor-cache",
+        run_root="/tmp/phase25-x/001-a",
         repo_root="/home/me/site",
         tree_root="/tmp/phase25-x/001-a/tree",
         tmp_dir="/tmp/phase25-x/001-a/tmp",
@@ -30,11 +31,12 @@ def test_run_specific_paths():
     text = (
         "/tmp/phase25-x/001-a/inductor-cache/ab/kernel.py /tmp/phase25-x/001-a/work/out.txt "
         "/home/me/site/snippets/a.py /tmp/phase25-x/001-a/tree/snippets/p/a.py "
-        "/venv/lib/python3.11/site-packages/torch/nn.py /tmp/phase25-x/001-a/tmp/tmpab12cd/store"
+        "/venv/lib/python3.11/site-packages/torch/nn.py /tmp/phase25-x/001-a/tmp/tmpab12cd/store "
+        "/tmp/phase25-x/001-a/triton-cache"
     )
     assert normalize(text, ctx) == (
         "<inductor-cache>/ab/kernel.py <run-dir>/out.txt snippets/a.py snippets/p/a.py "
-        "<site-packages>/torch/nn.py <tmp>/store"
+        "<site-packages>/torch/nn.py <tmp>/store <run>/triton-cache"
     )
 
 

@@ -5,11 +5,13 @@
 - A write that fails is an error naming the path, never a hang; the old file stays whole.
 - The checkout guard sees every file of the checkout, and a change that keeps size and time.
 - Two runners started together execute a stale run once; the second uses the first one's record.
+- No path of the runner's scratch reaches a record, whichever of its folders a snippet prints or saves.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -249,3 +251,36 @@ def test_two_runners_started_together_execute_a_stale_run_once(toy, tmp_path):
     assert counter.read_text() == "ran\n"
     assert sum("another runner has just made its record; using it" in err for _, err in results) == 1
     assert records.load(toy.layout, "page/slow", "cpu").stdout == "made once\n"
+
+
+# -- nothing of the scratch reaches a record --------------------------------------------------------------------------
+
+SCRATCH_NAME = re.compile(r"phase25-[a-z0-9_]{8}")  # the runner's scratch folder, as tempfile.mkdtemp names it
+
+
+def test_no_folder_of_the_runners_scratch_reaches_a_record(toy):
+    """Each folder a run is given (its work folder, its temporary folder, the compilers' caches, the run's own
+    folder and whatever else it holds), printed and saved as an artifact, is a token in the record."""
+    toy.add(
+        "page/where",
+        """
+        import os, pathlib, tempfile
+        places = [os.getcwd(), tempfile.gettempdir(), os.environ["TORCHINDUCTOR_CACHE_DIR"],
+                  os.environ["TRITON_CACHE_DIR"], str(pathlib.Path.cwd().parent), str(pathlib.Path.cwd().parent / "x")]
+        print(*places, sep="\\n")
+        pathlib.Path("where.txt").write_text("\\n".join(places))
+        """,
+        extra='artifacts = ["where.txt"]',
+    )
+    [record] = toy.run()[0].executed
+    printed = record.stdout.splitlines()
+    assert printed == record.artifacts["where.txt"].splitlines()
+    assert printed == ["<run-dir>", "/tmp", "<inductor-cache>", "<run>/triton-cache", "<run>", "<run>/x"], printed
+
+
+def test_no_committed_record_holds_a_folder_of_the_runners_scratch():
+    found = {
+        str(path.relative_to(REPO)): SCRATCH_NAME.findall(path.read_text(encoding="utf-8"))
+        for path in sorted((REPO / "records").rglob("*.json"))
+    }
+    assert {path: names for path, names in found.items() if names} == {}

@@ -13,7 +13,11 @@ x86-64 CPU with AVX2. MKL picks its code path by vendor as well as ISA (on AMD
 it refuses an AVX2 reproducibility branch and falls back to its own choice), so
 ``MKL_CBWR=COMPATIBLE,STRICT`` asks for the one branch MKL guarantees to give
 the same bits on every x86-64 CPU, whatever the memory alignment. oneDNN is
-capped at AVX2 like ATen. numpy's OpenBLAS gets one thread, so no thread exists
+capped at AVX2 like ATen, and so is Inductor's generated C++ (it follows
+``ATEN_CPU_CAPABILITY``); ``TORCHINDUCTOR_VEC_ISA_OK=1`` lets Inductor trust the
+CPU's flags for that choice instead of dry-compiling a test program per
+instruction set (ten g++ calls, about 17 CPU-seconds in every process that
+compiles, for the same answer on any CPU the README admits). numpy's OpenBLAS gets one thread, so no thread exists
 before a run is forked from a warm interpreter. OpenMP's waiting threads sleep
 rather than spin, which changes no result but keeps runs that share the cores fast.
 """
@@ -44,6 +48,7 @@ CPU_ENV = {
     "ATEN_CPU_CAPABILITY": "avx2",
     "MKL_CBWR": "COMPATIBLE,STRICT",
     "ONEDNN_MAX_CPU_ISA": "AVX2",
+    "TORCHINDUCTOR_VEC_ISA_OK": "1",
     "OMP_NUM_THREADS": "2",
     # Waiting OpenMP threads sleep instead of spinning: when runs share the cores (two runs of two
     # threads on two cores), a spinning barrier made a 1-second gradcheck take 100 seconds.

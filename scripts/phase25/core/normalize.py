@@ -20,6 +20,7 @@ class Context:
 
     run_dir: str = ""
     cache_dir: str = ""
+    run_root: str = ""  # the run's scratch folder, holding the others: whatever else lands there is <run>/...
     repo_root: str = ""
     tree_root: str = ""  # the run's private copy of the snippet and its dependencies
     tmp_dir: str = ""  # the run's TMPDIR: shown as /tmp, where it would be without the runner
@@ -127,6 +128,7 @@ def normalize(text: str, ctx: Context = Context()) -> str:
     replacements = [
         (ctx.cache_dir, "<inductor-cache>"),
         (ctx.run_dir, "<run-dir>"),
+        (ctx.run_root, "<run>"),
         *((sp, "<site-packages>") for sp in ctx.site_packages),
         (ctx.repo_root + "/" if ctx.repo_root else "", ""),
         (ctx.repo_root, "<repo>"),

@@ -40,7 +40,7 @@ def _env(snippet: Snippet, kit: Path, scratch: Path) -> dict[str, str]:
             "PYTHONPATH": str(kit / "scripts"),
             "TMPDIR": str(scratch / "tmp"),
             "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache"),
-            "TRITON_CACHE_DIR": str(scratch / "tc"),
+            "TRITON_CACHE_DIR": str(scratch / "triton-cache"),
         }
     )
     return env
@@ -79,6 +79,7 @@ def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], di
     ctx = normalize.Context(
         run_dir=str(work),
         cache_dir=str(scratch / "inductor-cache"),
+        run_root=str(scratch),
         repo_root=str(kit),
         tmp_dir=str(scratch / "tmp"),
         site_packages=(purelib, sysconfig.get_paths()["platlib"]),

@@ -100,6 +100,7 @@ def _context(run: Path, layout: Layout, result: dict[str, Any]) -> normalize.Con
     return normalize.Context(
         run_dir=str(run / "work"),
         cache_dir=str(run / "inductor-cache"),
+        run_root=str(run),
         repo_root=str(layout.root),
         tree_root=str(run / "tree"),
         tmp_dir=str(run / "tmp"),

@@ -38,12 +38,12 @@ FLAVOURS = {"torch": ("torch",), "compiler": ("torch", "torch._dynamo", "torch._
 
 
 def probe_vector_isa() -> None:
-    """Let Inductor find the CPU's vector instruction sets once, before any fork.
+    """Let Inductor pick the CPU's vector instruction set once, before any fork.
 
-    Inductor's first CPU compile in a process dry-compiles a test program per
-    instruction set (six g++ calls, about 6 seconds) and keeps the answer in
-    memory. The answer depends on the CPU and the compiler only, so every run
-    forked from here inherits it instead of compiling it again.
+    Under the CPU pins Inductor trusts the CPU's flags (``TORCHINDUCTOR_VEC_ISA_OK``);
+    without them its first CPU compile in a process dry-compiles a test program
+    per instruction set (ten g++ calls, about 17 CPU-seconds). Either way the
+    answer is kept in memory, so every run forked from here inherits it.
     """
     from torch._inductor import cpu_vec_isa
 
