@@ -140,13 +140,24 @@ FINISHED_RUN = re.compile(r"^\[\d+/\d+\] \S+ +(\S+ \(\w+\))  ([\d.]+)s$", re.MUL
 
 
 def background_figures(log: str, waited: float) -> list[str]:
-    """The re-execution's wall time (to its log's last line) and its five longest runs."""
+    """The re-execution's wall time (to its log's last line), its CPU time and its five longest runs."""
     runs = sorted(((float(s), key) for key, s in FINISHED_RUN.findall(log)), reverse=True)
+    cpu = re.search(r"^cpu-seconds (\d+)$", log, re.MULTILINE)
     lines = [
         f"re-executed {len(runs)} runs in the background: done {waited:.0f} s after collection, "
-        f"{sum(s for s, _ in runs):.0f} s of runs in all; the longest:"
+        f"{sum(s for s, _ in runs):.0f} s of runs in all, {cpu.group(1) if cpu else '?'} CPU-seconds; the longest:"
     ]
     return lines + [f"  {s:7.1f} s  {key}" for s, key in runs[:5]]
+
+
+def session_cpu_seconds() -> float:
+    """CPU time of this session and of every process it reaped (the background's, the browsers', the builds')."""
+    import resource
+
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    )
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -176,6 +187,8 @@ def figures(pytestconfig) -> list[str]:
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     lines = config.stash.get(FIGURES, []) + BACKGROUND_FIGURES
+    if BACKGROUND_FIGURES:
+        lines.append(f"the whole session: {session_cpu_seconds():.0f} CPU-seconds, the background's included")
     if lines:
         terminalreporter.section("figures")
         for line in lines:

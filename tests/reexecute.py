@@ -11,6 +11,7 @@ once all ran). Orphaned, it stops its runs and removes ``SCRATCH``: the session 
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import signal
 import sys
@@ -61,7 +62,14 @@ def main(scratch: Path, session: int) -> int:
                 progress=progress.Progress(len(jobs), sys.stdout),  # the session's log: its figures read it
                 timeout_factor=TIMEOUT_FACTOR,
             )
+    print(f"cpu-seconds {cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN):.0f}")
     return 0
+
+
+def cpu_seconds(who: int) -> float:
+    """User and system time; for RUSAGE_CHILDREN, of every descendant reaped (a run's is by its supervisor)."""
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":
