@@ -151,7 +151,7 @@ def background_figures(log: str, waited: float) -> list[str]:
 
 
 def session_cpu_seconds() -> float:
-    """CPU time of this session and of every process it reaped (the background's, the browsers', the builds')."""
+    """CPU time of this session and of every process it reaped (the background's, the builds')."""
     import resource
 
     return sum(
@@ -188,7 +188,10 @@ def figures(pytestconfig) -> list[str]:
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     lines = config.stash.get(FIGURES, []) + BACKGROUND_FIGURES
     if BACKGROUND_FIGURES:
-        lines.append(f"the whole session: {session_cpu_seconds():.0f} CPU-seconds, the background's included")
+        lines.append(
+            f"this session and the processes it reaped, the background's included: {session_cpu_seconds():.0f} "
+            "CPU-seconds (processes not reaped through it, such as the browser's renderers, are not counted)"
+        )
     if lines:
         terminalreporter.section("figures")
         for line in lines:

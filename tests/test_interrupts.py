@@ -13,9 +13,11 @@ import pytest
 from phase25.core.paths import REPO_ROOT
 
 SLOW = """
-import subprocess, sys, time
+import os, subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-open({pid_file!r}, "w").write(str(child.pid))
+# Whole or absent: the runner may be stopped between creating a file and writing it.
+open({pid_file!r} + ".part", "w").write(str(child.pid))
+os.replace({pid_file!r} + ".part", {pid_file!r})
 print("slow started", flush=True)
 time.sleep(300)
 """
