@@ -25,6 +25,7 @@ import pytest
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
 from phase25.run import plan, pool, progress
+from reexecute import cpu_seconds
 
 REPO = REPO_ROOT
 
@@ -150,16 +151,6 @@ def background_figures(log: str, waited: float) -> list[str]:
     return lines + [f"  {s:7.1f} s  {key}" for s, key in runs[:5]]
 
 
-def session_cpu_seconds() -> float:
-    """CPU time of this session and of every process it reaped (the background's, the builds')."""
-    import resource
-
-    return sum(
-        usage.ru_utime + usage.ru_stime
-        for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
-    )
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
     if any("reexecuted" in getattr(item, "fixturenames", ()) for item in session.items):
         _BACKGROUND.append(BackgroundRuns())
@@ -189,7 +180,7 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     lines = config.stash.get(FIGURES, []) + BACKGROUND_FIGURES
     if BACKGROUND_FIGURES:
         lines.append(
-            f"this session and the processes it reaped, the background's included: {session_cpu_seconds():.0f} "
+            f"this session and the processes it reaped, the background's included: {cpu_seconds():.0f} "
             "CPU-seconds (processes not reaped through it, such as the browser's renderers, are not counted)"
         )
     if lines:

@@ -62,14 +62,16 @@ def main(scratch: Path, session: int) -> int:
                 progress=progress.Progress(len(jobs), sys.stdout),  # the session's log: its figures read it
                 timeout_factor=TIMEOUT_FACTOR,
             )
-    print(f"cpu-seconds {cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN):.0f}")
+    print(f"cpu-seconds {cpu_seconds():.0f}")
     return 0
 
 
-def cpu_seconds(who: int) -> float:
-    """User and system time; for RUSAGE_CHILDREN, of every descendant reaped (a run's is by its supervisor)."""
-    usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
+def cpu_seconds() -> float:
+    """User and system time of this process and of every descendant it reaped (a run's is, by its supervisor)."""
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    )
 
 
 if __name__ == "__main__":

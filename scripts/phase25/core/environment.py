@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 from . import normalize
 
 if TYPE_CHECKING:  # the snippet's process imports this module: keep it light
+    from pathlib import Path
+
     from .snippets import Snippet
 
 PINNED_ENV = {
@@ -62,6 +64,31 @@ TORCH_LOGGING = ("TORCH_LOGS", "TORCH_LOGS_FORMAT")  # torch's logging switches:
 LATE = (*TORCH_LOGGING, "MKL_VERBOSE")
 # The pins that decide which kernels compute: training the running example uses them too.
 MATH_PINS = {name: CPU_ENV[name] for name in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")}
+
+
+def folders_env(run: Path) -> dict[str, str]:
+    """The folders a run gets inside its own scratch folder ``run``; :func:`folders_context` names each in a record."""
+    return {
+        "TMPDIR": str(run / "tmp"),
+        "TORCHINDUCTOR_CACHE_DIR": str(run / "inductor-cache"),
+        "TRITON_CACHE_DIR": str(run / "triton-cache"),
+    }
+
+
+def folders_context(
+    run: Path, *, repo_root: str = "", tree_root: str = "", site_packages: tuple[str, ...] = ()
+) -> normalize.Context:
+    """What normalizing the output of a run in ``run`` replaces: the folders of :func:`folders_env`, its working
+    folder ``run/work``, ``run`` itself for whatever else lands there, and the checkout and the site-packages."""
+    return normalize.Context(
+        run_dir=str(run / "work"),
+        cache_dir=str(run / "inductor-cache"),
+        run_root=str(run),
+        tmp_dir=str(run / "tmp"),
+        repo_root=repo_root,
+        tree_root=tree_root,
+        site_packages=site_packages,
+    )
 
 
 def run_env(snippet: Snippet, device: str) -> dict[str, str]:

@@ -38,9 +38,7 @@ def _env(snippet: Snippet, kit: Path, scratch: Path) -> dict[str, str]:
     env.update(
         {
             "PYTHONPATH": str(kit / "scripts"),
-            "TMPDIR": str(scratch / "tmp"),
-            "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache"),
-            "TRITON_CACHE_DIR": str(scratch / "triton-cache"),
+            **environment.folders_env(scratch),
         }
     )
     return env
@@ -76,13 +74,8 @@ def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], di
     ]
     ended = [p.communicate(timeout=snippet.header.timeout) for p in runs]
     purelib = sysconfig.get_paths()["purelib"]
-    ctx = normalize.Context(
-        run_dir=str(work),
-        cache_dir=str(scratch / "inductor-cache"),
-        run_root=str(scratch),
-        repo_root=str(kit),
-        tmp_dir=str(scratch / "tmp"),
-        site_packages=(purelib, sysconfig.get_paths()["platlib"]),
+    ctx = environment.folders_context(
+        scratch, repo_root=str(kit), site_packages=(purelib, sysconfig.get_paths()["platlib"])
     )
     texts = [(normalize.normalize(out, ctx), normalize.normalize(err, ctx)) for out, err in ended]
     output: dict[str, Any] = {"artifacts": _artifacts(snippet, work, ctx)}

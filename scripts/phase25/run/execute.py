@@ -78,9 +78,7 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
         **shared,
         "PHASE25_RUN": json.dumps(description),
         "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS)),
-        "TMPDIR": str(run / "tmp"),
-        "TORCHINDUCTOR_CACHE_DIR": str(run / "inductor-cache"),
-        "TRITON_CACHE_DIR": str(run / "triton-cache"),
+        **environment.folders_env(run),
     }
     limits = {"processes": snippet.header.max_processes, "memory_mb": snippet.header.max_memory_mb}
     spec = {

@@ -97,13 +97,10 @@ def _context(run: Path, layout: Layout, result: dict[str, Any]) -> normalize.Con
     """What normalizing this run's output replaces: its folders, the checkout, the site-packages."""
     # The snippet's interpreter may be another one than the runner's (--python): use its own paths.
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    return normalize.Context(
-        run_dir=str(run / "work"),
-        cache_dir=str(run / "inductor-cache"),
-        run_root=str(run),
+    return environment.folders_context(
+        run,
         repo_root=str(layout.root),
         tree_root=str(run / "tree"),
-        tmp_dir=str(run / "tmp"),
         site_packages=tuple(sorted(ours | set(result.get("site_packages", [])))),
     )
 
