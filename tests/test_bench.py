@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from phase25.tools import bench
 
 COLD = {
@@ -17,6 +19,11 @@ COLD = {
     "warm_runs": 3,
     "warm_outputs_differing_from_fresh": [],
     "notes": [],
+    "warm_busy_s": 7.0,
+    "warm_idle_worker_s": 1.0,
+    "warm_floor_s": 3.5,
+    "warm_floor_over_fresh": 0.538,
+    "warm_longest": [["model-card/retrain", 3.0], ["atlas/operators", 2.5]],
 }
 COUNTS = {"nothing_changed": 0, "one_snippet_edited": 1, "all_stale": 3, "cpu_pairs": 3}
 
@@ -63,3 +70,26 @@ def test_a_failed_build_is_named_by_the_warnings_that_failed_it_not_its_last_lin
     many = "".join(f"WARNING -  problem {i}\n" for i in range(5))
     assert bench.why_it_failed(many, 1).endswith("problem 2 (and 2 more)")
     assert bench.why_it_failed("", 3) == "exit status 3"
+
+
+def test_the_warm_runs_time_is_split_into_runs_idle_workers_and_a_floor():
+    made = [
+        SimpleNamespace(snippet=name, run={"wall_s": wall, "mode": "warm"})
+        for name, wall in (("a", 9.0), ("b", 2.0), ("c", 1.0))
+    ]
+    where = bench.where_warm_time_goes(bench.pool.Outcome(executed=made, wall_s=10.0), 2, 20.0)
+    assert where["warm_busy_s"] == 12.0 and where["warm_idle_worker_s"] == 8.0
+    assert where["warm_floor_s"] == 9.0 and where["warm_floor_over_fresh"] == 0.45  # the longest run, not 12 / 2
+    assert where["warm_longest"][0] == ["a", 9.0]
+    even = [SimpleNamespace(snippet=name, run={"wall_s": 2.0}) for name in "def"]
+    spread = bench.where_warm_time_goes(bench.pool.Outcome(executed=even, wall_s=4.0), 2, 20.0)
+    assert spread["warm_floor_s"] == 3.0 and spread["warm_idle_worker_s"] == 2.0  # three runs on two workers
+    line = next(
+        x
+        for x in bench.report(
+            {"warm_rebuild": {"failed": "x"}, "cold_execution": {**COLD, "failed": []}, "executions_per_build": COUNTS}
+        ).splitlines()
+        if x.startswith("warm time")
+    )
+    assert "7.0 s of runs, 1.0 worker-seconds idle" in line and "= 0.538x the fresh figure" in line
+    assert line.endswith("longest: model-card/retrain 3.0 s, atlas/operators 2.5 s")

@@ -127,6 +127,7 @@ def cold_execution(work: Path, jobs: int) -> dict:
     ]
     failed = sorted({f"{r.snippet}: {r.error}" for o in (one, fresh, warm) for r in o.failures})
     ideal = total / jobs if jobs else total
+    where = where_warm_time_goes(warm, jobs, fresh.wall_s)
     return {
         "runs": len(one.executed),
         "workers": jobs,
@@ -141,6 +142,23 @@ def cold_execution(work: Path, jobs: int) -> dict:
         "warm_outputs_differing_from_fresh": differ,
         "failed": failed,
         "notes": warm.notes,
+        **where,
+    }
+
+
+def where_warm_time_goes(warm: pool.Outcome, jobs: int, fresh_s: float) -> dict:
+    """Where the forked runs' wall time goes: the runs themselves (their longest first), and the worker-seconds
+    no run used (the pool's start, and the tail where fewer runs than workers are left). Their floor is the
+    longer of the longest run and the runs' sum spread over every worker: no scheduling goes below it."""
+    walls = sorted(((r.run["wall_s"], r.snippet) for r in warm.executed), reverse=True)
+    busy = sum(w for w, _ in walls)
+    floor = max(walls[0][0] if walls else 0.0, busy / jobs if jobs else busy)
+    return {
+        "warm_busy_s": round(busy, 2),
+        "warm_idle_worker_s": round(max(0.0, jobs * warm.wall_s - busy), 2),
+        "warm_floor_s": round(floor, 2),
+        "warm_floor_over_fresh": round(floor / fresh_s, 3) if fresh_s else None,
+        "warm_longest": [[snippet, round(wall, 2)] for wall, snippet in walls[:5]],
     }
 
 
@@ -185,6 +203,13 @@ def report(figures: dict) -> str:
         f"forked: {c['warm_over_fresh']}x the fresh figure (target <= 0.75x); outputs differing from fresh "
         f"runs: {len(c['warm_outputs_differing_from_fresh'])} {c['warm_outputs_differing_from_fresh']}"
     )
+    if "warm_busy_s" in c:
+        longest = ", ".join(f"{snippet} {wall:.1f} s" for snippet, wall in c["warm_longest"])
+        lines.append(
+            f"warm time         {c['warm_busy_s']:.1f} s of runs, {c['warm_idle_worker_s']:.1f} worker-seconds idle "
+            f"(start and tail); floor {c['warm_floor_s']:.1f} s (the longest run, or the runs spread over every "
+            f"worker) = {c['warm_floor_over_fresh']}x the fresh figure; longest: {longest}"
+        )
     lines += [f"failed run        {failure}" for failure in c["failed"]]
     lines.append(
         f"executions        nothing changed: {e['nothing_changed']}, one snippet edited: "
