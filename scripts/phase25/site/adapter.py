@@ -23,7 +23,7 @@ from ..core.catalog import Catalog
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import assemble, atlas, labs, reproduce_kit, site_files, strings, translations, workarounds
+from . import assemble, atlas, labs, reproduce_kit, search_input, site_files, strings, translations, workarounds
 from .highlight import Highlighter
 from .markup import admonition, escape
 from .page import Page
@@ -87,6 +87,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
     global _CURRENT  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
     _strict_sees_warnings(config)
     workarounds.keep_notebook_cache(config)
+    search_input.lighter_search_input(config)
     if _CURRENT is not None and _CURRENT.config is config:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent)
