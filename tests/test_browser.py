@@ -18,6 +18,7 @@ import json
 import queue
 import shutil
 import threading
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlparse
@@ -238,10 +239,14 @@ def visit(browser, base: str, path: str, twin_blocks: list[str] | None) -> tuple
             failed.append(f"{request.url} ({response.status})")
 
     tab.on("requestfinished", finished)
+    started = time.perf_counter()
     tab.goto(f"{base}/{path}", wait_until="load")
+    loaded = time.perf_counter()
     tab.wait_for_timeout(300)
     blocks = tab.evaluate("[...document.querySelectorAll('pre > code')].map(b => b.outerHTML)")
+    checking = time.perf_counter()
     violations, twins, contrast_twins = axe_violations(tab, twin_blocks)
+    checked = time.perf_counter()
     weight = [sum(size[i] for url, size in sizes.items() if "search_index.json" not in url) for i in (0, 1)]
     if path == "no/such/page/":  # its own document is a 404 by design; what it loads must not be
         errors = [e for e in errors if "status of 404" not in e]
@@ -254,6 +259,7 @@ def visit(browser, base: str, path: str, twin_blocks: list[str] | None) -> tuple
         "twin_blocks": twins,
         "contrast_twins": contrast_twins,
         "diagram": bool(tab.locator("figure.snippet-diagram svg").count()),
+        "seconds": {"load": loaded - started, "axe": checked - checking},
     }
     context.close()
     return found, blocks
@@ -344,6 +350,13 @@ def test_no_serious_or_critical_accessibility_violation(visits, figures):
         f"axe: {sum(twins.values())} code blocks of {len(twins)} translated pages identical to their "
         f"English twin's, checked there; the contrast of {sum(v['contrast_twins'] for v in visits.values())} "
         "texts stood for by another of their kind on the same page"
+    )
+    load, axe = (sum(v["seconds"][k] for v in visits.values()) for k in ("load", "axe"))
+    slowest = sorted(visits, key=lambda p: -sum(visits[p]["seconds"].values()))[:3]
+    figures.append(
+        f"browser: {len(visits)} visits, {VISITORS} at once: loading {load:.0f} s and axe {axe:.0f} s in all; "
+        "the slowest: "
+        + ", ".join(f"/{p} {visits[p]['seconds']['load']:.1f} + {visits[p]['seconds']['axe']:.1f} s" for p in slowest)
     )
     assert {p: v["axe"] for p, v in visits.items() if v["axe"]} == {}
 
