@@ -51,3 +51,14 @@ def test_the_pre_commit_hook_runs_the_fast_loop():
     assert hook["entry"] == "make check" and hook["language"] == "system" and hook["always_run"]
     dry = make("-n", "check")
     assert dry.returncode == 0 and '-m "not slow and not browser"' in dry.stdout and "mypy" in dry.stdout
+
+
+def test_setup_left_the_packages_byte_compiled():
+    """pip installs with --no-compile and setup compiles on every core: each package the runs import has its
+    cached bytecode (where PYTHONDONTWRITEBYTECODE is set, a missing one is compiled again in every run)."""
+    import importlib.util
+
+    sources = [importlib.util.find_spec(name).origin for name in ("torch", "mkdocs", "pygments", "playwright")]
+    sources.append(os.path.join(os.path.dirname(sources[0]), "_inductor", "compile_fx.py"))
+    for source in sources:
+        assert source and os.path.exists(importlib.util.cache_from_source(source)), source
