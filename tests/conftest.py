@@ -151,21 +151,8 @@ def background_figures(log: str, waited: float) -> list[str]:
     return lines + [f"  {s:7.1f} s  {key}" for s, key in runs[:5]]
 
 
-def needs_the_background(item: pytest.Item) -> bool:
-    return "reexecuted" in getattr(item, "fixturenames", ())
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests that compare the re-executed records run last, in their own order.
-
-    Until the background is done they can only wait for it; run earlier, they left the tests after
-    them to run once it was done, on one busy core out of two. Last, every other test overlaps the
-    background, and the comparison is the only thing left at the end."""
-    items.sort(key=needs_the_background)
-
-
 def pytest_collection_finish(session: pytest.Session) -> None:
-    if any(needs_the_background(item) for item in session.items):
+    if any("reexecuted" in getattr(item, "fixturenames", ()) for item in session.items):
         _BACKGROUND.append(BackgroundRuns())
 
 
