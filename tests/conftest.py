@@ -114,12 +114,12 @@ class BackgroundRuns:
 
     def wait(self, timeout: float = 1800) -> Layout:
         """The scratch layout holding the re-executed records, once every run has ended."""
+        waiting = time.time()
         code = self.process.wait(timeout=timeout)
         log = (self.scratch / "log.txt").read_text()
-        if not BACKGROUND_FIGURES:
-            BACKGROUND_FIGURES.extend(
-                background_figures(log, (self.scratch / "log.txt").stat().st_mtime - self.started)
-            )
+        if not BACKGROUND_FIGURES:  # the first test to ask is the one that waited, if any did
+            done = (self.scratch / "log.txt").stat().st_mtime - self.started
+            BACKGROUND_FIGURES.extend(background_figures(log, done, time.time() - waiting))
         assert code == 0, f"re-executing the snippets ended with status {code}:\n{log[-4000:]}"
         return Layout(REPO, DEFAULT_LAYOUT.snippets, self.scratch / "records")
 
@@ -140,13 +140,15 @@ BACKGROUND_FIGURES: list[str] = []
 FINISHED_RUN = re.compile(r"^\[\d+/\d+\] \S+ +(\S+ \(\w+\))  ([\d.]+)s$", re.MULTILINE)
 
 
-def background_figures(log: str, waited: float) -> list[str]:
-    """The re-execution's wall time (to its log's last line), its CPU time and its five longest runs."""
+def background_figures(log: str, done: float, waited: float) -> list[str]:
+    """The re-execution's wall time (to its log's last line), how long the first test that needed it waited
+    (whether the background or the foreground was the longer road), its CPU time and its five longest runs."""
     runs = sorted(((float(s), key) for key, s in FINISHED_RUN.findall(log)), reverse=True)
     cpu = re.search(r"^cpu-seconds (\d+)$", log, re.MULTILINE)
     lines = [
-        f"re-executed {len(runs)} runs in the background: done {waited:.0f} s after collection, "
-        f"{sum(s for s, _ in runs):.0f} s of runs in all, {cpu.group(1) if cpu else '?'} CPU-seconds; the longest:"
+        f"re-executed {len(runs)} runs in the background: done {done:.0f} s after collection "
+        f"(the first test that needed it waited {waited:.0f} s), {sum(s for s, _ in runs):.0f} s of runs in all, "
+        f"{cpu.group(1) if cpu else '?'} CPU-seconds; the longest:"
     ]
     return lines + [f"  {s:7.1f} s  {key}" for s, key in runs[:5]]
 
