@@ -14,7 +14,9 @@ setup: $(VENV)/.installed  ## Python environment with the pinned requirements; p
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
+	@# The pins are the only constraints: a machine-wide pip constraint (some build machines cap torch below
+	@# the pin) would refuse them.
+	PIP_CONSTRAINT=requirements.txt $(BIN)/pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
 	@# Byte-compiled on every core, as pip would on one (half of its time); like pip, a file that this
 	@# Python cannot compile (torch ships one for 3.12 only) is skipped.
 	$(BIN)/python -c "import compileall, sysconfig; compileall.compile_dir(sysconfig.get_paths()['purelib'], quiet=2, workers=0)"

@@ -12,6 +12,7 @@ what the report shows; the pull request the workflow opens is where that happens
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -57,7 +58,11 @@ def scratch_python(root: Path, version: str) -> Path:
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         pins = [f"{name}=={pinned(root, name)}" for name in SNIPPET_PINS]
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", f"torch=={version}", *pins], check=True)
+        # The pins named here are the only constraints: a machine-wide pip constraint may cap torch below V.
+        env = {**os.environ, "PIP_CONSTRAINT": os.devnull}
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "--quiet", f"torch=={version}", *pins], check=True, env=env
+        )
     return python
 
 
