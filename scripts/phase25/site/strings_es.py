@@ -39,7 +39,7 @@ STRINGS: dict[str, str] = {
     "atlas_composite_explicit": "compuesto (explícito)",
     "atlas_composite_explicit-non-functional": "compuesto (explícito, no funcional)",
     "atlas_composite_none": "kernels por backend",
-    "atlas_inductor_lowered": "Inductor le aplica lowering",
+    "atlas_inductor_lowered": "Inductor hace su lowering",
     "atlas_inductor_decomposed": "Inductor lo descompone primero",
     "atlas_inductor_fallback": "Inductor llama al kernel de ATen",
     "atlas_inductor_composite": "se descompone antes de llegar a Inductor",
@@ -83,15 +83,15 @@ STRINGS: dict[str, str] = {
     "no_collectives": "Este rank no llamó a ninguna función colectiva ni punto a punto de `torch.distributed`.",
     "long": "Salida: {lines} líneas (haz clic para abrirla)",
     "omitted": "Aquí se omiten {lines} líneas: el ejecutor conserva los primeros y los últimos 32 KiB de cada flujo.",
-    "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; son lo que imprimió {machine}. Las "
-    "pruebas comparan byte a byte todas las demás líneas en cada ejecución, y estas no.",
+    "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; son lo que imprimió {machine}. La "
+    "batería de pruebas compara byte a byte todas las demás líneas en cada ejecución, y estas no.",
     "artifact": "Archivo escrito por el fragmento: {name} ({lines} líneas)",
     "figure": "Imagen dibujada por el fragmento a partir de lo que midió: {name}",
     "diagram_title": "Diagrama dibujado por el fragmento a partir de lo que observó ({name})",
     "diagram_math kernel": "kernel matemático",
     "diagram_autograd kernel": "kernel de autograd",
     "diagram_kernel": "kernel",
-    "diagram_fallthrough": "fallthrough (pasa de largo)",
+    "diagram_fallthrough": "fallthrough (paso directo)",
     "diagram_default backend kernel": "kernel de backend por defecto",
     "diagram_calls": "llama a",
     "open_file": "abrir {name}",
@@ -108,7 +108,7 @@ STRINGS: dict[str, str] = {
     "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
     "vista previa local; al generar el sitio en modo estricto se rechaza.",
     "failed_title": "Esta ejecución falló",
-    "missing_title": "No hay ninguna salida grabada",
+    "missing_title": "No hay ninguna salida registrada",
     "missing": "No hay registro de {device} para este fragmento. Ejecuta `make records`.",
     "corrupt_title": "Registro ilegible",
     "outdated_title": "Traducción desactualizada",
@@ -124,7 +124,7 @@ STRINGS: dict[str, str] = {
     "report_warnings": "Avisos",
     "report_warnings_title": "Avisos que emitieron las ejecuciones ({n})",
     "report_category": "Categoría",
-    "report_module": "Lo emitió",
+    "report_module": "Emitido por",
     "report_message": "Mensaje",
     "status_current": "al día",
     "status_failed": "fallido",
@@ -132,7 +132,7 @@ STRINGS: dict[str, str] = {
     "status_stale": "obsoleto",
     "status_missing": "aún no capturado",
     "status_corrupt": "ilegible",
-    "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún sin capturar en "
+    "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún no capturadas en "
     "una GPU, {bad} con algún problema.",
     "drift_summary": "{total} fragmentos de CPU comparados, torch {a} ({a_date}) frente a torch {b} ({b_date}): "
     "{changed} con cambios, {unchanged} sin cambios, {other} solo en un lado.",
@@ -140,7 +140,7 @@ STRINGS: dict[str, str] = {
     "(kernels de CUDA registrados, un aviso por la falta de CUDA), {volatile} solo en líneas que el fragmento "
     "declara dependientes de la máquina, {lines} solo en números de línea dentro de los archivos de torch.",
     "drift_unchanged": "sin cambios",
-    "drift_changed": "cambió",
+    "drift_changed": "con cambios",
     "drift_only-a": "solo antes",
     "drift_only-b": "solo después",
     "drift_missing": "en ninguno de los dos",
@@ -151,7 +151,7 @@ STRINGS: dict[str, str] = {
     "drift_kind_volatile": "solo líneas que dependen de la máquina",
     "drift_kind_none": "—",
     "drift_edited": "fragmento editado después de esta comparación",
-    "drift_diff": "Diff de la salida grabada",
+    "drift_diff": "Diff de la salida registrada",
     "drift_warnings_title": "Avisos de {snippet} que cambia la actualización:",
     "drift_warning_new": "nuevo:",
     "drift_warning_gone": "desaparece:",
