@@ -284,3 +284,29 @@ def test_no_committed_record_holds_a_folder_of_the_runners_scratch():
         for path in sorted((REPO / "records").rglob("*.json"))
     }
     assert {path: names for path, names in found.items() if names} == {}
+
+
+# -- the host's CUDA toolkit stays out of the output ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
+def test_a_cuda_toolkit_on_the_host_leaves_no_line_in_the_output_and_torch_keeps_its_other_lines(toy, warm):
+    """torch's CUDA build logs the toolkit it finds (CUDA_HOME, nvcc, /usr/local/cuda) when no GPU is present: one
+    machine has one, CI has none, and a record must read the same on both. Only that message goes."""
+    toy.add(
+        "page/toolkit",
+        """
+        import logging
+        import torch.utils.cpp_extension as extension
+        logger = logging.getLogger("torch.utils.cpp_extension")
+        print("toolkit found:", extension._find_cuda_home() is not None)
+        logger.warning("No CUDA runtime is found, using CUDA_HOME='%s'", "/elsewhere")
+        logger.warning("another line torch logs")
+        logging.getLogger("torch.other").warning("No CUDA runtime is found (another logger)")
+        """,
+        extra='env = { CUDA_HOME = "/opt/some-toolkit" }',
+    )
+    [record] = toy.run(warm=warm)[0].executed
+    assert record.status == "ok" and record.stdout == "toolkit found: True\n", record.stderr
+    assert "CUDA_HOME" not in record.stderr and "/opt/some-toolkit" not in record.stderr
+    assert "another line torch logs" in record.stderr and "(another logger)" in record.stderr

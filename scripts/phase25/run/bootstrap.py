@@ -13,6 +13,7 @@ snippet had been run directly.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import runpy
 import sys
@@ -112,8 +113,33 @@ def _harvest_warnings() -> list[dict[str, str]]:
     return harvested
 
 
+HOST_TOOLKIT_LOGGER = "torch.utils.cpp_extension"
+HOST_TOOLKIT_MESSAGE = "No CUDA runtime is found"
+
+
+class _HostToolkit(logging.Filter):
+    """Drops torch's note that it found a CUDA toolkit but no GPU (see :func:`hide_host_toolkit`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(HOST_TOOLKIT_MESSAGE)
+
+
+def hide_host_toolkit() -> None:
+    """Keep the host's CUDA toolkit out of the output.
+
+    torch's CUDA build, with no GPU, logs the first time it compiles "No CUDA runtime is found, using
+    CUDA_HOME='<path>'" when the machine has nvcc on its PATH or a /usr/local/cuda: a fact about the machine
+    (one has a toolkit, CI has none), not about the snippet, and a record must read the same on both. Only
+    that message of that logger is dropped; every other line torch logs reaches the output.
+    """
+    logger = logging.getLogger(HOST_TOOLKIT_LOGGER)
+    if not any(isinstance(f, _HostToolkit) for f in logger.filters):
+        logger.addFilter(_HostToolkit())
+
+
 def execute(run: dict[str, Any]) -> int:
     """Run the snippet (every rank of it, for ``ranks = N``); write the result file; return the exit status."""
+    hide_host_toolkit()
     if int(run.get("ranks", 1)) > 1:
         return ranks.launch(run, execute)
     _isolate(run)

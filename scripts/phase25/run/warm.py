@@ -111,6 +111,7 @@ def main() -> NoReturn:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # only the runner decides when runs stop
     control = socket.socket(fileno=int(sys.argv[1]))
+    bootstrap.hide_host_toolkit()  # before torch is imported: its runs inherit the filter, as fresh runs install it
     for name in FLAVOURS[sys.argv[2]]:
         __import__(name)
     if sys.argv[2] == "compiler":
