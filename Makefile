@@ -8,7 +8,7 @@ P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
-        gpu-capture translations stamp-translation torch-release drift drift-shard drift-report merge unpack bench engines clean
+        gpu-capture translations stamp-translation torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack bench engines clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -83,6 +83,20 @@ gpu-capture:  ## on a CUDA machine: capture into cuda-records.tar.gz (FORCE=1: e
 
 torch-release: setup  ## the torch release to measure (VERSION=, default the newest) and whether it is newer
 	@$(P25) upgrade latest $(VERSION)
+
+upgrade: setup  ## carry torch TORCH=X.Y.Z through: pin, setup, every CPU record re-made, drift page, review list
+	$(P25) upgrade pin $(TORCH)
+	$(MAKE) setup
+	$(P25) update -j$(JOBS)
+	$(P25) labs build
+	$(P25) upgrade review $(TORCH)
+
+upgrade-shards: setup  ## the same from a drift run's shards (SHARDS="dir ..."): their records become records/
+	$(P25) upgrade pin $(TORCH)
+	$(P25) merge $(SHARDS)
+	$(MAKE) setup
+	$(P25) labs build
+	$(P25) upgrade review $(TORCH)
 
 drift: setup  ## run every CPU snippet under torch TORCH=X.Y.Z; write the drift report and its pages
 	$(P25) upgrade drift $(TORCH) -j$(JOBS)

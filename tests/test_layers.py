@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from packaging.requirements import Requirement
 
 PACKAGE = REPO / "scripts" / "phase25"
 FOLDERS = ("core", "run", "site", "tools")
@@ -106,9 +107,10 @@ def _torch_only(target: Path) -> Path:
         if name in wanted:
             continue
         wanted.add(name)
-        for requirement in dist.requires or []:
-            if "extra ==" not in requirement:
-                todo.append(requirement.split(";")[0].split(">")[0].split("=")[0].split("<")[0].strip())
+        for line in dist.requires or []:
+            requirement = Requirement(line)  # what torch needs on this machine: markers evaluated, extras left out
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
         tops = {Path(str(f)).parts[0] for f in dist.files or [] if not str(f).startswith("..")}
         for top in tops:
             source = Path(dist.locate_file(top))

@@ -14,6 +14,8 @@
     upgrade drift V       run the CPU snippets under torch V; write the drift report and its pages
     upgrade shard V       one machine's share of that run (--shard i/n), spread over a CI matrix
     upgrade report V DIR  merge the shards' records (each run once) and write the drift report
+    upgrade pin V         keep the committed records aside; pin torch V and the triton it requires
+    upgrade review V      drift report of the kept records against the new ones; pages; review checklist
     bench                 build and execution figures
     model [--check]       retrain the running example (and compare with the committed checkpoint)
     engines               build the site with MkDocs and with ProperDocs; compare them page by page
@@ -81,7 +83,7 @@ def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--before", help="records folder of the old run (default: records/)")
     p.add_argument("--name", required=True, help="report name, e.g. torch-2.13.0-to-2.14.1")
     p = sub.add_parser("upgrade", help="the torch upgrade pipeline: find a release, measure its drift")
-    p.add_argument("action", choices=["latest", "drift", "shard", "report"])
+    p.add_argument("action", choices=["latest", "drift", "shard", "report", "pin", "review"])
     p.add_argument("version", nargs="?", default="", help="torch version (default for latest: the newest on PyPI)")
     p.add_argument("folders", nargs="*", help="report: the records folder of each shard")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)

@@ -13,7 +13,7 @@ import re
 from ..core import compare
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
-from . import diagrams, reproduce_kit
+from . import diagrams, reproduce_kit, review
 from .directives import Directive
 from .markup import admonition, body_slot, escape, inline_code
 from .page import Page, Problem, Rendered
@@ -237,6 +237,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
         )
     page.count += 1
     name = f"__snippet_{page.count}"
+    unreviewed = review.refusals(page, directive, snippet.header.devices)
     panels = [
         device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
         for d in snippet.header.devices
@@ -256,7 +257,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
         f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
         f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
     )
-    return Rendered(html, [p for panel in panels for p in panel.problems])
+    return Rendered(html, unreviewed + [p for panel in panels for p in panel.problems])
 
 
 def shown_text(record: Record, volatile: tuple[str, ...] = ()) -> list[str]:
@@ -281,7 +282,7 @@ def render_body_anchor(directive: Directive, page: Page) -> Rendered:
         return Rendered(
             "", [Problem(directive.line, f"'::: {directive.kind} {snippet_id} {device}': no such (snippet, device)")]
         )
-    problems = []
+    problems = review.refusals(page, directive, (device,))
     standing = page.catalog.standing(snippet_id, device)
     if directive.kind == "note" and standing.record is not None:
         shown = "\n".join(shown_text(standing.record, snippet.header.volatile))

@@ -3,6 +3,12 @@
     upgrade latest [V]             print version=V and newer=true|false (GitHub Actions output format)
     upgrade drift V                run every CPU snippet under torch V in a scratch environment, write the
                                    drift report against the committed records, and its page in each language
+    upgrade pin V                  keep the committed records aside, then pin torch V and the triton it requires
+    upgrade review V               after setup and ``update`` under the new pin: the drift report of the records
+                                   kept aside against the new ones, its pages, and the review checklist
+
+``make upgrade TORCH=V`` runs pin, setup, update, labs and review in that order: the whole upgrade on one
+machine, ending in a checklist of every page place that shows or quotes a changed output (see ``site.review``).
 
 The scratch environment lives under ``.cache/phase25/torch-<V>`` and gets torch V plus the snippets' own
 pins from requirements.txt (numpy, tlparse, depyf). The new pages are generic until a reviewer writes
@@ -14,8 +20,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -23,6 +31,7 @@ from ..core import atomic, drift
 from ..core.catalog import Catalog
 from ..core.paths import Layout
 from ..run import plan, pool
+from ..site import review as prose_review
 from ..site import translations
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch
@@ -134,9 +143,9 @@ PAGES = {
 }
 
 
-def write_pages(root: Path, name: str, version: str) -> None:
+def write_pages(root: Path, name: str, version: str, before: str | None = None) -> None:
     """The report's page in each language, and its place in the navigation."""
-    before = pinned(root)
+    before = before or pinned(root)
     for lang, template in PAGES.items():
         page = root / "docs" / lang / "reference" / f"drift-torch-{version}.md"
         if not page.exists():
@@ -152,3 +161,61 @@ def write_pages(root: Path, name: str, version: str) -> None:
             r"(          nav_translations:\n(?:            .*\n)+)", lambda m: m.group(1) + translation, text, count=1
         )
         config.write_text(text, encoding="utf-8")
+
+
+def kept_records(root: Path) -> Path:
+    """Where ``upgrade pin`` keeps the records of the pin it replaces, for ``upgrade review``."""
+    return root / ".cache" / "phase25" / "records-before-upgrade"
+
+
+def required_triton(version: str) -> str:
+    """The triton release torch ``version`` requires on Linux, read from its metadata (no wheel downloaded)."""
+    with tempfile.TemporaryDirectory(prefix="phase25-upgrade-") as scratch:
+        report = Path(scratch) / "torch-metadata.json"
+        env = {**os.environ, "PIP_CONSTRAINT": os.devnull}  # the pin is the only constraint, as in setup
+        command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--no-deps"]
+        command += ["--quiet", "--report", str(report), f"torch=={checked(version)}"]
+        subprocess.run(command, check=True, env=env)
+        metadata = json.loads(report.read_text(encoding="utf-8"))["install"][0]["metadata"]
+    for requirement in metadata.get("requires_dist", []):
+        if match := re.match(r"triton\s*(?:==|~=)\s*(\d+\.\d+\.\d+)", requirement):
+            return match.group(1)
+    raise ValueError(f"torch {version} requires no triton release on Linux: pin it by hand")
+
+
+def repin(text: str, package: str, version: str) -> str:
+    """requirements.txt with ``package`` pinned at ``version`` (the pin's comment kept)."""
+    pattern = re.compile(rf"^{re.escape(package)}==\S+?(?=\s|$)", re.MULTILINE)
+    if not pattern.search(text):
+        raise ValueError(f"requirements.txt pins no {package}")
+    return pattern.sub(f"{package}=={version}", text, count=1)
+
+
+def pin(root: Path, version: str) -> str:
+    """Keep the committed records aside, then pin torch ``version`` and its triton in requirements.txt."""
+    triton = required_triton(checked(version))
+    kept = kept_records(root)
+    if kept.exists():
+        shutil.rmtree(kept)
+    shutil.copytree(root / "records", kept)
+    requirements = root / "requirements.txt"
+    text = repin(repin(requirements.read_text(encoding="utf-8"), "torch", version), "triton", triton)
+    atomic.write_atomic(requirements, text)
+    return f"pinned torch {version} and triton {triton}; the committed records kept in {kept.relative_to(root)}"
+
+
+def review(root: Path, version: str) -> str:
+    """The drift report of the kept records against the new ones, its pages, and the review checklist."""
+    kept = kept_records(root)
+    if not kept.is_dir():
+        raise ValueError(f"no records kept aside in {kept}: run 'upgrade pin {version}' before the new records")
+    if pinned(root) != checked(version):
+        raise ValueError(f"requirements.txt pins torch {pinned(root)}, not {version}: run 'upgrade pin' first")
+    layout = Layout.of(root)
+    found = drift.between(Layout(root, layout.snippets, kept), layout)
+    before = str(found["a"]["torch"])
+    name = f"torch-{before}-to-{version}"
+    atomic.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(found))
+    write_pages(root, name, version, before)
+    checklist = prose_review.write(root, name)
+    return f"{name}: {drift.counts(found)}; review {checklist.relative_to(root)}"

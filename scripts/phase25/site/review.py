@@ -1,0 +1,146 @@
+"""The review an upgrade leaves behind: every place in the prose that shows or quotes an output the new torch changed.
+
+A drift report says which outputs changed; this module turns it into a checklist beside the report,
+``reports/drift/<name>.review.md``, one box per (page, snippet directive or note, device). While a box is
+unticked, the strict build refuses the directive it names, on its page and line: the page still says what
+the old torch printed until someone has read it against the new output. A reviewer fixes the prose in both
+languages and ticks the box (``- [x]``); nothing else about the file matters to the build.
+
+The checklist is computed from the report and the pages; it is never written by hand. A box whose page or
+directive no longer exists is a problem of the checklist itself, so a renamed page cannot hide a review.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core import drift
+from ..core.errors import SourceError
+from . import directives
+from .directives import Directive
+from .page import Page, Problem
+
+SUFFIX = ".review.md"
+ITEM = re.compile(
+    r"^- \[(?P<tick>[ xX])\] (?P<page>docs/[a-z]{2}/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.md)"
+    r" · (?P<kind>snippet|note) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+) "
+    r"\((?P<device>[a-z]+)\)(?: · .*)?$"
+)
+REVIEWED_KINDS = ("snippet", "note")  # a snippet directive shows the output; a note quotes it
+
+
+@dataclass(frozen=True)
+class Item:
+    page: str  # docs/<lang>/<page>.md
+    kind: str  # "snippet" | "note"
+    snippet: str
+    device: str
+
+
+@dataclass(frozen=True)
+class Open:
+    """An unticked box: where it stands in its checklist."""
+
+    checklist: str  # reports/drift/<name>.review.md
+    line: int
+
+
+def changed(report: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(snippet, device) -> kind of change, for every output the report finds changed."""
+    return {(e["snippet"], e["device"]): e["kind"] or "" for e in report["entries"] if e["state"] == "changed"}
+
+
+def items(root: Path, report: dict[str, Any]) -> list[tuple[Item, str]]:
+    """Each place in the pages that shows or quotes a changed output, with the kind of change."""
+    outputs = changed(report)
+    found: list[tuple[Item, str]] = []
+    for page in sorted((root / "docs").glob("*/**/*.md")):
+        where = page.relative_to(root).as_posix()
+        for directive in directives.parse(page.read_text(encoding="utf-8"), where):
+            if directive.kind not in REVIEWED_KINDS or not directive.args:
+                continue
+            devices = [directive.args[1]] if directive.kind == "note" else ["cpu"]
+            for device in devices:
+                if (directive.args[0], device) in outputs:
+                    item = Item(where, directive.kind, directive.args[0], device)
+                    if item not in [i for i, _ in found]:
+                        found.append((item, outputs[(directive.args[0], device)]))
+    return found
+
+
+def write(root: Path, name: str) -> Path:
+    """The checklist of drift report ``name``, every box unticked."""
+    report = drift.load(root, name)
+    a, b = report["a"].get("torch"), report["b"].get("torch")
+    lines = [
+        f"# Review: torch {a} → {b}",
+        "",
+        f"Every place in the pages that shows or quotes an output that torch {b} prints differently (drift report",
+        f"`{name}`). Read each against its new output (the diff is on the drift page), fix the prose in both",
+        "languages, then tick its box. The strict build refuses every unticked place.",
+        "",
+    ]
+    for item, kind in items(root, report):
+        lines.append(f"- [ ] {item.page} · {item.kind} {item.snippet} ({item.device}) · {kind}")
+    target = root / drift.REPORTS / f"{name}{SUFFIX}"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
+def unticked(root: Path) -> dict[Item, Open]:
+    """Every unticked box of every checklist; a line that looks like a box and does not parse is an error."""
+    found: dict[Item, Open] = {}
+    for checklist in sorted((root / drift.REPORTS).glob(f"*{SUFFIX}")):
+        rel = checklist.relative_to(root).as_posix()
+        for number, line in enumerate(checklist.read_text(encoding="utf-8").split("\n"), 1):
+            if not line.startswith("- ["):
+                continue
+            match = ITEM.match(line)
+            if not match:
+                raise SourceError(
+                    rel,
+                    f"'{line}' is not a review box: '- [ ] docs/<lang>/<page>.md · note|snippet "
+                    "<page>/<name> (<device>)'",
+                    number,
+                )
+            if match.group("tick") == " ":
+                item = Item(match.group("page"), match.group("kind"), match.group("snippet"), match.group("device"))
+                found.setdefault(item, Open(rel, number))
+    return found
+
+
+def refusals(page: Page, directive: Directive, devices: tuple[str, ...]) -> list[Problem]:
+    """Why the build refuses this directive: one problem per unticked box that names it (none once ticked)."""
+    boxes = unticked(page.layout.root)
+    found = []
+    for device in devices:
+        item = Item(page.where, directive.kind, directive.arg or "", device)
+        if (box := boxes.get(item)) is not None:
+            what = "shows" if directive.kind == "snippet" else "quotes"
+            found.append(
+                Problem(
+                    directive.line,
+                    f"this {directive.kind} {what} {item.snippet} ({device}), whose output the new torch changed: "
+                    f"read it against the new output, fix the prose, then tick its box in {box.checklist} line "
+                    f"{box.line}",
+                )
+            )
+    return found
+
+
+def stale_boxes(root: Path) -> list[str]:
+    """Unticked boxes that name a page or directive that no longer exists: the review cannot be skipped by a
+    rename."""
+    problems = []
+    for item, box in unticked(root).items():
+        page = root / item.page
+        present = page.is_file() and any(
+            d.kind == item.kind and d.args and d.args[0] == item.snippet and d.args[1:] in ((), (item.device,))
+            for d in directives.parse(page.read_text(encoding="utf-8"), item.page)
+        )
+        if not present:
+            problems.append(f"{box.checklist}:{box.line}: {item.page} has no {item.kind} {item.snippet} any more")
+    return problems
