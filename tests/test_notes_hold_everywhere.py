@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from phase25.core import records
-from phase25.core.catalog import Catalog
+from phase25.core.catalog import Catalog, installed_torch
 from phase25.core.paths import Layout
 from phase25.core.records import Record
 from phase25.site.assemble import render_markdown
@@ -23,7 +23,7 @@ from phase25.site.highlight import Highlighter
 from phase25.site.page import Page
 
 REPO = Path(__file__).resolve().parents[1]
-TORCH = "2.13.0"
+TORCH = installed_torch()  # the torch the committed records were made with: the pin, installed by setup
 OTHER = " ⟨printed otherwise by another machine⟩"
 
 

@@ -109,7 +109,7 @@ def test_point_to_point_ops_keep_working_under_the_count(toy):
 
 def test_the_page_shows_one_tab_per_rank_with_its_calls(ranked):
     toy, _ = ranked
-    view = Page("es", "docs/es/page.md", Catalog(toy.layout, "2.13.0"), Highlighter())
+    view = Page("es", "docs/es/page.md", Catalog.here(toy.layout), Highlighter())
     html, problems = render_markdown("::: snippet page/two\n", view)
     assert problems == [] and html.count('<label for="__ranks_1_cpu_') == 2 and "rank 1</label>" in html
     assert (
@@ -120,7 +120,7 @@ def test_the_page_shows_one_tab_per_rank_with_its_calls(ranked):
 
 def test_a_note_may_quote_what_a_rank_printed_or_its_calls_and_nothing_else(ranked):
     toy, _ = ranked
-    view = Page("en", "docs/en/page.md", Catalog(toy.layout, "2.13.0"), Highlighter())
+    view = Page("en", "docs/en/page.md", Catalog.here(toy.layout), Highlighter())
     shown = (
         "::: snippet page/two\n\n::: note page/two cpu\n"
         "    Rank 1 says `only rank 1 writes here` after `all_reduce × 1`.\n"
