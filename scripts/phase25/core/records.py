@@ -206,8 +206,22 @@ def load(layout: Layout, snippet_id: str, device: str) -> Record | None:
     return record
 
 
+def problem(record: Record) -> str | None:
+    """Why the reader would refuse this record, by the reader's own check (:func:`parse`); None when it would not."""
+    try:
+        parse(record.to_json(), "")
+    except RecordError as exc:
+        return exc.message
+    return None
+
+
 def save(layout: Layout, record: Record) -> Path:
-    """Write a record atomically; a failed write names the record and why, and leaves the old one whole."""
+    """Write a record atomically, only if the reader would accept it: a record is checked by one function when it
+    is written and when it is read. A refused or failed write names the record and why, and leaves the old one."""
     path = record_path(layout, record.snippet, record.device)
-    write_atomic(path, record.to_json(), shown_as=display(layout, path))
+    text = record.to_json()
+    if len(text.encode("utf-8")) > limits.MAX_RECORD_BYTES:
+        raise RecordError(display(layout, path), f"would hold more than a record may ({limits.MAX_RECORD_BYTES} bytes)")
+    parse(text, display(layout, path))
+    write_atomic(path, text, shown_as=display(layout, path))
     return path

@@ -6,6 +6,7 @@ times) before it is kept; an expected error is asserted, not merely allowed.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import json
 import signal
@@ -15,16 +16,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..core import environment, limits, normalize
+from ..core import environment, limits, normalize, records
 from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, source_sha256
 from . import ranks
 from .streams import Ended
-
-MAX_ARTIFACT_BYTES = 512 * 1024
-MAX_PUBLISHED_BYTES = 4 * 1024 * 1024  # all published files of one run together
 
 
 def collect_files(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Context) -> tuple[dict[str, str], list[str]]:
@@ -45,8 +43,11 @@ def collect_files(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Conte
             name = path.relative_to(run_dir).as_posix()
             if (why := problem_with(name)) is not None:
                 problems.append(f"file {name!r} {why}")
-            elif path.lstat().st_size > MAX_ARTIFACT_BYTES:
-                problems.append(f"file {name} is larger than {MAX_ARTIFACT_BYTES} bytes")
+            elif path.lstat().st_size > limits.MAX_ARTIFACT_BYTES:
+                problems.append(f"file {name} is larger than {limits.MAX_ARTIFACT_BYTES} bytes")
+            elif len(found) >= limits.MAX_FILES:
+                problems.append(f"more than {limits.MAX_FILES} files match {pattern!r}: a record keeps at most that")
+                break
             else:
                 try:
                     found[name] = normalize.normalize(path.read_text(encoding="utf-8"), ctx)
@@ -128,8 +129,8 @@ def _verdict(
     verdict.artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)
     verdict.published, more = collect_files(run / "work", snippet.header.publish, ctx)
     problems += more
-    if sum(len(text) for text in verdict.published.values()) > MAX_PUBLISHED_BYTES:
-        problems.append(f"published files exceed {MAX_PUBLISHED_BYTES} bytes")
+    if sum(len(text) for text in verdict.published.values()) > limits.MAX_PUBLISHED_BYTES:
+        problems.append(f"published files exceed {limits.MAX_PUBLISHED_BYTES} bytes")
     if problems and verdict.status == "ok":
         verdict.status, verdict.diagnosis = "failed", "; ".join(problems)
     return verdict
@@ -174,7 +175,7 @@ def make(
     verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx)
     stdout, stderr, per_rank = _streams(snippet, ended, result, ctx)
     keep_error = error and snippet.header.expect_error and verdict.status == "ok"
-    return Record(
+    made = Record(
         snippet=snippet.id,
         device=device,
         source_sha256=source_sha256(snippet, layout),
@@ -196,4 +197,27 @@ def make(
             "git_commit": commit,
             "mode": mode,
         },
+    )
+    return refused_as_failed(made)
+
+
+def refused_as_failed(record: Record) -> Record:
+    """The record as it will be saved: one that the reader would refuse becomes a failed run that says why.
+
+    The check is the reader's own (:func:`records.problem`), so a run never reports ``ok`` for a record the
+    next ``report`` calls corrupt. What made it unreadable (files, streams) is dropped; the reason is kept."""
+    why = records.problem(record)
+    if why is None:
+        return record
+    return dataclasses.replace(
+        record,
+        status="failed",
+        artifacts={},
+        published={},
+        ranks=[],
+        stdout="",
+        stderr="",
+        warnings=[],
+        expected_error=None,
+        error=f"the record would not load: {why}"[: limits.MAX_TEXT],
     )
