@@ -4,6 +4,7 @@
 # env = { TORCH_LOGS = "graph_breaks", TORCH_LOGS_FORMAT = "%(message)s" }
 # deps = ["scripts/minigpt"]
 # ///
+import gc
 import inspect
 
 import torch
@@ -35,3 +36,7 @@ for i, (graph, reason) in enumerate(zip(explanation.graphs, explanation.break_re
 source = inspect.getsource(torch._dynamo.eval_frame.explain)
 print("explain computes:", next(line.strip() for line in source.splitlines() if "graph_break_count =" in line))
 print("the branch on this input: probs.max() > 0.5 is", bool(F.linear(x, W, b).softmax(-1).max() > 0.5))
+# Drop the compiled code while Dynamo's caches still exist, so nothing of it is finalized at interpreter exit.
+explanation = None
+torch._dynamo.reset()
+gc.collect()

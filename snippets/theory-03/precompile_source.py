@@ -26,7 +26,7 @@ with torch.compiler.precompile.capture(lambda model, x: model(x).softmax(-1), ar
                                        cache_path=cache) as captured:
     eager = captured(head, x)
 source = open(artifact).read().splitlines()
-print(f"artifact: {len(source)} lines of Python; cache: {os.path.getsize(cache)} bytes")
+print(f"artifact: {os.path.basename(artifact)}, Python source; cache beside it: {os.path.basename(cache)}")
 print("its sections:")
 for above, title, below in zip(source, source[1:], source[2:], strict=False):
     if above.startswith("# ====") and below.startswith("# ====") and not title.startswith("# ===="):
