@@ -458,6 +458,20 @@ def test_language_switch_lands_on_the_same_page_and_back(page, served):
     assert page.locator("h1").inner_text().startswith("Execution report")
 
 
+def test_a_changed_mark_opens_its_diff_on_the_drift_page_in_both_languages(page, served):
+    base, _ = served
+    for prefix in ("", "/es"):
+        page.goto(f"{base}{prefix}/theory/02-autograd-and-custom-ops/")
+        marks = page.locator("a.changed-mark")
+        if not marks.count():
+            pytest.skip("no output on this page changed with the last torch upgrade")
+        target = (marks.first.get_attribute("href") or "").split("#")[1]
+        marks.first.click()
+        page.wait_for_url(f"{base}{prefix}/reference/drift-torch-*/#{target}")
+        assert page.locator(f"details:has(#{target})").evaluate("d => d.open"), "the diff is unfolded"
+        assert page.locator(f"#{target}").is_visible()
+
+
 def test_search_in_spanish_finds_spanish_pages_only(page, served):
     base, _ = served
     page.goto(f"{base}/es/")

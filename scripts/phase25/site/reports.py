@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core import drift
 from ..core.catalog import VERDICTS, Catalog
+from .changed_mark import diff_id
 from .directives import Directive
 from .markup import admonition, escape
 from .page import Page, Problem, Rendered
@@ -165,7 +166,8 @@ def _drift_rows(report: dict[str, Any], page: Page) -> tuple[list[str], list[str
             details.append(
                 f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '
                 f"<code>{escape(entry['snippet'])}</code> ({escape(kind)})</summary>"
-                f'<div class="highlight"><pre><code>{escape(entry["diff"])}</code></pre></div></details>'
+                f'<div class="highlight" id="{diff_id(entry["snippet"])}">'
+                f"<pre><code>{escape(entry['diff'])}</code></pre></div></details>"
             )
     return rows, details
 

@@ -13,7 +13,7 @@ import re
 from ..core import compare
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
-from . import diagrams, reproduce_kit, review
+from . import changed_mark, diagrams, reproduce_kit, review
 from .directives import Directive
 from .markup import admonition, body_slot, escape, inline_code
 from .page import Page, Problem, Rendered
@@ -238,6 +238,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     page.count += 1
     name = f"__snippet_{page.count}"
     unreviewed = review.refusals(page, directive, snippet.header.devices)
+    changed = changed_mark.mark(page, snippet_id, "cpu")
     panels = [
         device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
         for d in snippet.header.devices
@@ -252,7 +253,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     html = (
         f'<div class="snippet" data-snippet="{escape(snippet_id)}">'
         f'<div class="snippet-code"><p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code> · '
-        f"{escape(text(page.lang, 'header_lines', last=snippet.code_line - 1))}</p>"
+        f"{escape(text(page.lang, 'header_lines', last=snippet.code_line - 1))}{changed}</p>"
         f"{page.highlighter.block(snippet.code, classes='language-python', first_line=snippet.code_line)}</div>"
         f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
         f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'

@@ -1,0 +1,53 @@
+"""The "changed in X.Y" mark: an output that the last torch upgrade changed links to its diff.
+
+A reader who knew the previous version's page sees at a glance which outputs are new. The mark is derived,
+never written by hand: the drift report whose new side is the torch this site is built with (``torch-A-to-B``,
+B the installed release) says which (snippet, device) changed, and the mark opens that snippet's diff on the
+report's page (``#diff-<page>-<name>``): the id sits inside the diff's folded block, so following the link
+unfolds it (browsers open a ``<details>`` that holds the fragment's target), with no script. With no such
+report, or for an output it calls unchanged, no mark.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ..core import drift
+from .markup import escape
+from .page import Page
+from .strings import text
+from .translations import SOURCE
+
+
+def diff_id(snippet_id: str) -> str:
+    """The id of a snippet's diff on a drift page: ``theory-03/fsdp`` -> ``diff-theory-03-fsdp``."""
+    return "diff-" + snippet_id.replace("/", "-")
+
+
+@lru_cache(maxsize=8)
+def _changed(reports: Path, torch: str, stamp: float) -> tuple[str, frozenset[tuple[str, str]]]:
+    """(report name, every changed (snippet, device)) of the report that ends at ``torch``; ``stamp`` is the
+    folder's modification time, so a new report is read again."""
+    for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        changed = {(e["snippet"], e["device"]) for e in report.get("entries", []) if e.get("state") == "changed"}
+        return path.stem, frozenset(changed)
+    return "", frozenset()
+
+
+def mark(page: Page, snippet_id: str, device: str) -> str:
+    """The mark of one output, or "" when the last upgrade did not change it."""
+    torch = page.catalog.torch
+    reports = page.layout.root / drift.REPORTS
+    if not torch or not reports.is_dir():
+        return ""
+    _, changed = _changed(reports, torch, reports.stat().st_mtime)
+    if (snippet_id, device) not in changed:
+        return ""
+    minor = ".".join(torch.split(".")[:2])
+    language = "" if page.lang == SOURCE else f"{page.lang}/"
+    href = f"{page.site_root}{language}reference/drift-torch-{torch}/#{diff_id(snippet_id)}"
+    label = text(page.lang, "changed_in", version=minor)
+    return f' · <a class="changed-mark" href="{escape(href)}">{escape(label)}</a>'

@@ -1,0 +1,90 @@
+"""The "changed in X.Y" mark: derived from the drift report that ends at the torch the site is built with.
+
+Tried the way a stale or stray report would mislead a reader: an unchanged output, a report that ends at
+another release, no report at all, and a device the report does not name all leave no mark; the mark
+that does show links, in the page's language, to the diff the drift page holds under that id.
+"""
+
+from __future__ import annotations
+
+import json
+
+from phase25.core import atlas_drift, compare, drift
+from phase25.core.catalog import Catalog
+from phase25.site.assemble import render_markdown
+from phase25.site.changed_mark import diff_id
+from phase25.site.highlight import Highlighter
+from phase25.site.page import Page
+from phase25.site.reports import drift_report
+from test_render import site  # noqa: F401  (the fixture: a toy snippet page/a with records, and a page renderer)
+
+TORCH = "2.13.0"  # the torch the toy catalog says is installed (test_render's pages are built with it)
+
+
+def report(toy, name: str, state: str, device: str = "cpu") -> None:
+    folder = toy.root / drift.REPORTS
+    folder.mkdir(parents=True, exist_ok=True)
+    entry = {"snippet": "page/a", "device": device, "state": state, "kind": "real" if state == "changed" else None}
+    (folder / f"{name}.json").write_text(json.dumps({"entries": [entry]}), encoding="utf-8")
+
+
+def rendered(toy, lang: str = "en", where: str = "page.md", root: str = "") -> str:
+    view = Page(lang, f"docs/{lang}/{where}", Catalog(toy.layout, TORCH), Highlighter(), site_root=root)
+    html, problems = render_markdown("::: snippet page/a\n", view)
+    assert problems == []
+    return html
+
+
+def test_a_changed_output_links_to_its_diff_in_the_pages_language(site, toy):  # noqa: F811
+    record, _ = site
+    record()
+    record(device="cuda")
+    report(toy, f"torch-2.12.0-to-{TORCH}", "changed")
+    english = rendered(toy, "en", "theory/page.md", "../../")
+    assert f'class="changed-mark" href="../../reference/drift-torch-{TORCH}/#{diff_id("page/a")}"' in english
+    assert ">changed in 2.13<" in english and english.count("changed-mark") == 1, "one mark: the CPU output's"
+    spanish = rendered(toy, "es", "theory/page.md", "../../../")
+    assert f'href="../../../es/reference/drift-torch-{TORCH}/#diff-page-a"' in spanish and ">cambió en 2.13<" in spanish
+
+
+def test_no_mark_for_an_unchanged_output_another_release_another_device_or_no_report(site, toy):  # noqa: F811
+    record, _ = site
+    record()
+    assert "changed-mark" not in rendered(toy), "no report at all"
+    report(toy, f"torch-2.12.0-to-{TORCH}", "unchanged")
+    assert "changed-mark" not in rendered(toy), "unchanged"
+    report(toy, f"torch-2.12.0-to-{TORCH}", "changed", device="cuda")
+    assert "changed-mark" not in rendered(toy), "the CUDA output changed, not the CPU one"
+    report(toy, f"torch-2.12.0-to-{TORCH}", "unchanged")
+    report(toy, "torch-2.13.0-to-9.9.9", "changed")
+    assert "changed-mark" not in rendered(toy), "a report that ends at another release says nothing of this one"
+
+
+def test_the_drift_page_holds_the_id_inside_the_folded_diff(site, toy):  # noqa: F811
+    record, _ = site
+    record()
+    from phase25.site.directives import Directive
+
+    a = {"status": "ok", "stdout": "a\n", "stderr": "", "artifacts": {}, "warnings": []}
+    b = {**a, "stdout": "b\n"}
+    entry = {
+        "snippet": "page/a",
+        "device": "cpu",
+        "state": "changed",
+        "kind": compare.classify(a, b, ()),
+        "volatile": [],
+        "source_sha256": {"a": None, "b": None},
+        "output": {"a": a, "b": b},
+        "diff": drift._diff(a, b),
+        "atlas": atlas_drift.changes(a, b),
+        "warnings": drift.warning_changes(a, b),
+    }
+    side = {"torch": TORCH, "build": None, "python": None, "date": None}
+    found = {"schema": drift.SCHEMA, "a": side, "b": side, "entries": [entry]}
+    (toy.root / drift.REPORTS).mkdir(parents=True, exist_ok=True)
+    (toy.root / drift.REPORTS / "r.json").write_text(json.dumps(found), encoding="utf-8")
+    view = Page("en", "docs/en/reference/r.md", Catalog(toy.layout, TORCH), Highlighter())
+    html = drift_report(Directive(1, "", "drift-report", ("r",)), view).html
+    details = html[html.index("<details") :]
+    target = details.index(f'id="{diff_id("page/a")}"')
+    assert details.index("</summary>") < target < details.index("</details>"), "the target is inside the fold"
