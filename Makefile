@@ -8,7 +8,7 @@ P25    := $(BIN)/python -m phase25
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
-        gpu-capture translations stamp-translation torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack bench engines clean
+        gpu-capture translations stamp-translation torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -118,6 +118,9 @@ stamp-translation: setup  ## mark PAGE (docs/es/...) as translating the current 
 
 engines: setup  ## build the site with MkDocs and with ProperDocs (strict) and compare them page by page
 	$(P25) engines
+
+versions: setup  ## publish this release as latest and the previous one (PREVIOUS=torch-X.Y.Z tag) on gh-pages (mike)
+	$(P25) versions --previous "$(PREVIOUS)"
 
 bench: setup  ## build and execution figures (numbers to read, not a test)
 	$(P25) bench

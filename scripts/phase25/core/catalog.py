@@ -9,8 +9,11 @@ and, for CPU records, with the torch installed here.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 
 from . import environment, records
 from .paths import Layout
@@ -48,6 +51,22 @@ class Standing:
     def is_problem(self, device: str) -> bool:
         """Anything but a usable record; a CUDA record not captured yet is a gap, not a problem."""
         return self.verdict != "current" and not (device == "cuda" and self.verdict == "missing")
+
+
+def pinned_torch(root: Path) -> str | None:
+    """The torch release a tree's requirements.txt pins, None when it pins none."""
+    try:
+        found = re.search(r"^torch==(\S+)", (root / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE)
+    except OSError:
+        return None
+    return found.group(1) if found else None
+
+
+def judged_torch(root: Path) -> str | None:
+    """The torch a build judges CPU records by: the installed one, or, for an archived version of the site
+    (``PHASE25_ARCHIVED=1``, a past release published beside the current one), the one its own tree pins: its
+    committed records are its outputs, and nothing is executed for it."""
+    return pinned_torch(root) if os.environ.get("PHASE25_ARCHIVED") == "1" else installed_torch()
 
 
 def installed_torch() -> str | None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from ..core.catalog import Catalog
+from ..core.catalog import Catalog, judged_torch
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
@@ -92,8 +92,10 @@ def on_pre_build(config: MkDocsConfig) -> None:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent)
     local = os.environ.get("PHASE25_EXECUTE") == "1"
+    if local and os.environ.get("PHASE25_ARCHIVED") == "1":
+        raise _fail("an archived version is built from its committed records: it never executes (PHASE25_EXECUTE)")
     try:
-        catalog = Catalog.here(layout)
+        catalog = Catalog(layout, judged_torch(layout.root))
         if local:
             _execute(catalog)
         docs = Path(config.docs_dir)

@@ -82,3 +82,12 @@ def engines(args: argparse.Namespace, layout: Layout) -> int:
         found, causes = comparison.compare(sites["mkdocs"], sites["properdocs"])
     print(comparison.report(found, causes))
     return 1 if found else 0
+
+
+def versions(args: argparse.Namespace, layout: Layout) -> int:
+    """Publish the current release as ``latest`` and the previous one from its tag, on one branch."""
+    from . import versions as publishing
+
+    published = publishing.publish(layout.root, args.previous or None, args.branch)
+    print(f"published {', '.join(published)} on {args.branch} (default: latest)")
+    return 0

@@ -1,0 +1,88 @@
+"""``python -m phase25 versions``: the site published per torch release, the way MkDocs sites do (mike).
+
+The current tree is deployed as its torch's minor release (``2.15``) with the alias ``latest``; the previous
+release is deployed from its git tag (``torch-2.13.0``) as ``2.13``, from its own pages and committed records,
+never re-executed: its build judges the records by the torch its own requirements pin (``PHASE25_ARCHIVED=1``).
+The past tree is built by today's site machinery (``scripts/`` and ``overrides/`` of this checkout), so a fix to
+the site reaches every version. Both languages are inside each version (``2.13/es/``); Material's version selector
+reads mike's ``versions.json``. Everything lands on one branch (default ``gh-pages``), one commit per deploy.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ..core.catalog import pinned_torch
+
+VERSIONED_CONFIG = "mkdocs.versioned.yml"
+CONFIG = (
+    "# Written by `python -m phase25 versions` for one deploy, then removed: the site's config, strict,\n"
+    "# with Material's version selector.\n"
+    "INHERIT: mkdocs.yml\nstrict: true\nextra:\n  version:\n    provider: mike\n    default: latest\n"
+)
+
+
+def minor(version: str) -> str:
+    """``2.15.0`` -> ``2.15``: one published version per minor release."""
+    return ".".join(version.split(".")[:2])
+
+
+def _mike(tree: Path, args: list[str], *, archived: bool = False) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PHASE25_EXECUTE"}  # a published build never executes
+    if archived:
+        env["PHASE25_ARCHIVED"] = "1"
+    subprocess.run([sys.executable, "-m", "mike", *args], cwd=tree, env=env, check=True)
+
+
+def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: bool = False) -> str:
+    """Build ``tree`` strictly and commit it to ``branch`` as its torch's minor release."""
+    torch = pinned_torch(tree)
+    if torch is None:
+        raise ValueError(f"{tree}/requirements.txt pins no torch: no version to publish it as")
+    version = minor(torch)
+    config = tree / VERSIONED_CONFIG
+    config.write_text(CONFIG, encoding="utf-8")
+    try:
+        args = ["deploy", "--branch", branch, "--config-file", VERSIONED_CONFIG, "--title", f"torch {version}"]
+        args += [*(["--update-aliases"] if aliases else []), version, *aliases]
+        _mike(tree, args, archived=archived)
+    finally:
+        config.unlink(missing_ok=True)
+    return version
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def previous_tag(root: Path) -> str:
+    """The newest ``torch-X.Y.Z`` tag of another minor release than the current pin."""
+    current = minor(pinned_torch(root) or "")
+    tags = [t for t in _git(root, "tag", "--list", "torch-*").split() if minor(t.removeprefix("torch-")) != current]
+    if not tags:
+        raise ValueError("no torch-X.Y.Z tag of an earlier release: tag the last commit of each pin (see README)")
+    return max(tags, key=lambda t: tuple(int(p) for p in t.removeprefix("torch-").split(".") if p.isdigit()))
+
+
+def publish(root: Path, previous: str | None = None, branch: str = "gh-pages") -> list[str]:
+    """The current tree as ``latest``, the tag ``previous`` beside it; ``latest`` is the default."""
+    previous = previous or previous_tag(root)
+    _git(root, "rev-parse", "--verify", f"refs/tags/{previous}")  # a tag, never a branch that moves
+    published = [deploy(root, branch, ("latest",))]
+    with tempfile.TemporaryDirectory(prefix="phase25-version-") as scratch:
+        tree = Path(scratch) / "tree"
+        _git(root, "worktree", "add", "--detach", str(tree), previous)
+        try:
+            for machinery in ("scripts", "overrides"):
+                shutil.rmtree(tree / machinery, ignore_errors=True)
+                shutil.copytree(root / machinery, tree / machinery, ignore=shutil.ignore_patterns("__pycache__"))
+            published.append(deploy(tree, branch, archived=True))
+        finally:
+            _git(root, "worktree", "remove", "--force", str(tree))
+    _mike(root, ["set-default", "--branch", branch, "--config-file", "mkdocs.yml", "latest"])
+    return published
