@@ -34,9 +34,11 @@ def minor(version: str) -> str:
 
 def _mike(tree: Path, args: list[str], *, archived: bool = False) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PHASE25_EXECUTE"}  # a published build never executes
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mike runs the builder
     if archived:
         env["PHASE25_ARCHIVED"] = "1"
-    subprocess.run([sys.executable, "-m", "mike", *args], cwd=tree, env=env, check=True)
+    mike = [sys.executable, "-c", "from mike.driver import main; main()"]  # mike has no __main__
+    subprocess.run([*mike, *args], cwd=tree, env=env, check=True)
 
 
 def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: bool = False) -> str:
