@@ -5,11 +5,13 @@ release is deployed from its git tag (``torch-2.13.0``) as ``2.13``, from its ow
 never re-executed: its build judges the records by the torch its own requirements pin (``PHASE25_ARCHIVED=1``).
 The past tree is built by today's site machinery (``scripts/`` and ``overrides/`` of this checkout), so a fix to
 the site reaches every version. Both languages are inside each version (``2.13/es/``); Material's version selector
-reads mike's ``versions.json``. Everything lands on one branch (default ``gh-pages``), one commit per deploy.
+reads mike's ``versions.json`` (copied into each version for the Spanish pages, see :func:`share_versions_list`).
+Everything lands on one branch (default ``gh-pages``): publish with this command, not with ``mike`` alone.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -87,4 +89,27 @@ def publish(root: Path, previous: str | None = None, branch: str = "gh-pages") -
         finally:
             _git(root, "worktree", "remove", "--force", str(tree))
     _mike(root, ["set-default", "--branch", branch, "--config-file", "mkdocs.yml", "latest"])
+    share_versions_list(root, branch)
     return published
+
+
+def share_versions_list(root: Path, branch: str) -> None:
+    """A copy of ``versions.json`` at the root of each version, committed to ``branch``.
+
+    Material's selector asks for ``../versions.json`` from the page's language root: right for English pages
+    (``2.15/`` -> the branch's root), one level short for Spanish ones (``2.15/es/`` -> ``2.15/``). Each
+    version gets the same list, written from the root one, so every page of every language finds it."""
+    with tempfile.TemporaryDirectory(prefix="phase25-pages-") as scratch:
+        pages = Path(scratch) / "pages"
+        _git(root, "worktree", "add", "--quiet", str(pages), branch)
+        try:
+            listing = (pages / "versions.json").read_bytes()
+            for entry in json.loads(listing):
+                (pages / entry["version"] / "versions.json").write_bytes(listing)
+            _git(pages, "add", "--all")
+            if _git(pages, "status", "--porcelain"):
+                who = ["-c", "user.name=phase25 versions", "-c", "user.email=versions@phase25.invalid"]
+                identity = [] if _git(root, "config", "--default", "", "user.email") else who
+                _git(pages, *identity, "commit", "--quiet", "-m", "The versions list at the root of each version")
+        finally:
+            _git(root, "worktree", "remove", "--force", str(pages))
