@@ -22,6 +22,11 @@ from pathlib import Path
 from ..core.catalog import pinned_torch
 
 VERSIONED_CONFIG = "mkdocs.versioned.yml"
+REDIRECT = (
+    '<!DOCTYPE html>\n<html lang="es"><head><meta charset="utf-8"><title>Versión</title>'
+    '<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}"></head>'
+    '<body><a href="{target}">{target}</a></body></html>\n'
+)
 CONFIG = (
     "# Written by `python -m phase25 versions` for one deploy, then removed: the site's config, strict,\n"
     "# with Material's version selector.\n"
@@ -94,18 +99,25 @@ def publish(root: Path, previous: str | None = None, branch: str = "gh-pages") -
 
 
 def share_versions_list(root: Path, branch: str) -> None:
-    """A copy of ``versions.json`` at the root of each version, committed to ``branch``.
+    """What Material's selector needs on the Spanish pages, committed to ``branch``.
 
-    Material's selector asks for ``../versions.json`` from the page's language root: right for English pages
-    (``2.15/`` -> the branch's root), one level short for Spanish ones (``2.15/es/`` -> ``2.15/``). Each
-    version gets the same list, written from the root one, so every page of every language finds it."""
+    The selector works from the page's language root: right for English pages (``2.15/`` -> ``../versions.json``
+    is the branch's root, ``../2.13/`` the other version), one level short for Spanish ones (``2.15/es/`` ->
+    ``2.15/versions.json``, ``2.15/2.13/``). So each version gets a copy of the root list, and a page at
+    ``<version>/<other>/`` that sends the reader on to the other version's Spanish pages (no script)."""
     with tempfile.TemporaryDirectory(prefix="phase25-pages-") as scratch:
         pages = Path(scratch) / "pages"
         _git(root, "worktree", "add", "--quiet", str(pages), branch)
         try:
             listing = (pages / "versions.json").read_bytes()
-            for entry in json.loads(listing):
-                (pages / entry["version"] / "versions.json").write_bytes(listing)
+            versions = [entry["version"] for entry in json.loads(listing)]
+            for version in versions:
+                (pages / version / "versions.json").write_bytes(listing)
+                for other in versions:  # where the selector of a Spanish page of `version` sends a reader
+                    stub = pages / version / other / "index.html"
+                    if other != version and not stub.exists():
+                        stub.parent.mkdir(parents=True, exist_ok=True)
+                        stub.write_text(REDIRECT.format(target=f"../../{other}/es/"), encoding="utf-8")
             _git(pages, "add", "--all")
             if _git(pages, "status", "--porcelain"):
                 who = ["-c", "user.name=phase25 versions", "-c", "user.email=versions@phase25.invalid"]
