@@ -205,6 +205,7 @@ def on_post_page(output: str, page: MkDocsPage, config: MkDocsConfig) -> str:
     output = workarounds.alternates_in_sitemaps_only(output)
     output = workarounds.accessible(output, _lang(page))
     output = workarounds.localized(output, _lang(page))
+    output = workarounds.notebook_prompts(output)
     return output
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..core.records import Record
 from .strings import count, number, text
 
@@ -14,6 +16,13 @@ def cpu_summary(flags: list[str], lang: str) -> str:
     else:
         widest = "AVX2" if "avx2" in have else "AVX" if "avx" in have else "SSE"
     return widest + (", AMX" if "amx_tile" in have else "") + ("" if "avx512f" in have else text(lang, "no_avx512"))
+
+
+def cpu_model_text(recorded: str, lang: str) -> str:
+    """The record's ``family 6 model 167`` (core/machine.py writes it once, in English) in the page's language;
+    a value of another shape is shown as it is."""
+    match = re.fullmatch(r"family (\S+) model (\S+)", recorded)
+    return text(lang, "cpu_family_model", family=match.group(1), model=match.group(2)) if match else recorded
 
 
 def provenance_line(record: Record, lang: str) -> str:
@@ -29,7 +38,7 @@ def provenance_line(record: Record, lang: str) -> str:
     else:
         where = f"{text(lang, 'ran_on')} CPU · {p.get('device_name', '?')}"
         if p.get("cpu_model"):
-            where += f", {p['cpu_model']}"
+            where += f", {cpu_model_text(str(p['cpu_model']), lang)}"
         extras = [text(lang, "kernels_for", isa=p["cpu_capability"])] if p.get("cpu_capability") else []
         if isinstance(p.get("cpu_flags"), list):
             extras.append(text(lang, "cpu_has", isa=cpu_summary(p["cpu_flags"], lang)))

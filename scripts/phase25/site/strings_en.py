@@ -149,6 +149,7 @@ STRINGS: dict[str, str] = {
     "drift_kind_line-numbers": "line numbers only",
     "drift_kind_volatile": "machine-dependent lines only",
     "drift_kind_none": "—",
+    "cpu_family_model": "family {family} model {model}",
     "changed_in": "changed in {version}",
     "drift_edited": "snippet edited since this comparison",
     "drift_diff": "Diff of the recorded output",

@@ -150,6 +150,7 @@ STRINGS: dict[str, str] = {
     "drift_kind_line-numbers": "solo números de línea",
     "drift_kind_volatile": "solo líneas que dependen de la máquina",
     "drift_kind_none": "—",
+    "cpu_family_model": "familia {family}, modelo {model}",
     "changed_in": "cambió en {version}",
     "drift_edited": "fragmento editado después de esta comparación",
     "drift_diff": "Diff de la salida registrada",

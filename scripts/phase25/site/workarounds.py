@@ -208,3 +208,12 @@ def localized(output: str, lang: str) -> str:
     for english, ours in _THEME_ENGLISH:
         output = output.replace(english, ours.format(**words))
     return output
+
+
+_PROMPT = re.compile(r'(<div class="jp-InputPrompt jp-InputArea-prompt">)In(?:&nbsp;|\s|\u00a0)\[(\d*)\]:')
+
+
+def notebook_prompts(output: str) -> str:
+    """A code cell's prompt as JupyterLab 4 writes it, ``[1]:``, in every language: nbconvert's template still
+    writes ``In [1]:``, English on a Spanish page."""
+    return _PROMPT.sub(r"\1[\2]:", output)
