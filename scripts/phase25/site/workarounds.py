@@ -7,14 +7,19 @@ changes; every function says which plugin behaviour makes it necessary.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import logging
 import re
+import tempfile
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from . import strings
+
+log = logging.getLogger("mkdocs.plugins.phase25")
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -28,11 +33,43 @@ def keep_notebook_cache(config: MkDocsConfig) -> None:
     plugin = config.plugins.get("mkdocs-jupyter")
     if plugin is None or not plugin.config.get("cache"):
         return
+    writable_notebook_cache(plugin.config)
+    if not plugin.config.get("cache"):
+        return
     from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
 
     for notebook in Path(config.docs_dir).rglob("*.ipynb"):
         key = _compute_cache_key(str(notebook), plugin.config, plugin.config["execute"])
         plugin._used_cache_paths.add(_get_cache_path(plugin.config["cache_dir"], key))
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def writable_notebook_cache(plugin_config: dict) -> None:
+    """mkdocs-jupyter writes its cache into the checkout (``.cache/``) and dies on a read-only one: reading a
+    checkout must need no write into it. Where that folder cannot be written, the cache moves to the machine's
+    temporary folder (one line says so), or is turned off when that cannot be written either."""
+    folder = Path(plugin_config["cache_dir"])
+    if _writable(folder):
+        return
+    elsewhere = (
+        Path(tempfile.gettempdir())
+        / "phase25-notebook-cache"
+        / hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
+    )
+    if _writable(elsewhere):
+        plugin_config["cache_dir"] = str(elsewhere)
+        log.info("phase25: %s cannot be written; the notebooks' cache is kept in %s", folder, elsewhere)
+    else:
+        plugin_config["cache"] = False
+        log.info("phase25: %s cannot be written, nor a temporary folder; notebooks are converted uncached", folder)
 
 
 def notebooks_as_pages(files: Files, config: MkDocsConfig) -> Files:
