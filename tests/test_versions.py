@@ -118,3 +118,4 @@ def test_the_version_selector_lists_both_and_switches_release_in_the_same_langua
             browser.close()
     finally:
         server.shutdown()
+        server.server_close()
