@@ -310,3 +310,14 @@ def test_a_cuda_toolkit_on_the_host_leaves_no_line_in_the_output_and_torch_keeps
     assert record.status == "ok" and record.stdout == "toolkit found: True\n", record.stderr
     assert "CUDA_HOME" not in record.stderr and "/opt/some-toolkit" not in record.stderr
     assert "another line torch logs" in record.stderr and "(another logger)" in record.stderr
+
+
+def test_no_committed_record_names_a_site_packages_folder_of_some_machine():
+    """A path into an environment is written as <site-packages>: one reached through a link (a worktree's .venv
+    that links to another) is a machine's path all the same, and no other machine prints it."""
+    leaks = [
+        path.relative_to(REPO).as_posix()
+        for path in sorted((REPO / "records").glob("*/*.json"))
+        if re.search(r"/[^\s'\"<>]*site-packages/", path.read_text(encoding="utf-8"))
+    ]
+    assert leaks == []
