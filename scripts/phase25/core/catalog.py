@@ -53,20 +53,30 @@ class Standing:
         return self.verdict != "current" and not (device == "cuda" and self.verdict == "missing")
 
 
-def pinned_torch(root: Path) -> str | None:
-    """The torch release a tree's requirements.txt pins, None when it pins none."""
+def pinned_version(root: Path, package: str) -> str | None:
+    """The release of ``package`` a tree's requirements.txt pins, None when it pins none."""
     try:
-        found = re.search(r"^torch==(\S+)", (root / "requirements.txt").read_text(encoding="utf-8"), re.MULTILINE)
+        text = (root / "requirements.txt").read_text(encoding="utf-8")
     except OSError:
         return None
+    found = re.search(rf"^{re.escape(package)}==(\S+)", text, re.MULTILINE)
     return found.group(1) if found else None
 
 
+def pinned_torch(root: Path) -> str | None:
+    return pinned_version(root, "torch")
+
+
+def archived() -> bool:
+    """This build is of an archived version of the site (``PHASE25_ARCHIVED=1``): a past release published beside
+    the current one, from its committed records, never executed."""
+    return os.environ.get("PHASE25_ARCHIVED") == "1"
+
+
 def judged_torch(root: Path) -> str | None:
-    """The torch a build judges CPU records by: the installed one, or, for an archived version of the site
-    (``PHASE25_ARCHIVED=1``, a past release published beside the current one), the one its own tree pins: its
-    committed records are its outputs, and nothing is executed for it."""
-    return pinned_torch(root) if os.environ.get("PHASE25_ARCHIVED") == "1" else installed_torch()
+    """The torch a build judges CPU records by: the installed one, or, for an archived version, the one its own
+    tree pins: its committed records are its outputs."""
+    return pinned_torch(root) if archived() else installed_torch()
 
 
 def installed_torch() -> str | None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from ..core.catalog import Catalog, judged_torch
+from ..core.catalog import Catalog, archived, judged_torch
 from ..core.errors import Interrupted, SourceError
 from ..core.paths import Layout
 from ..run import plan, pool
@@ -92,7 +92,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
         return  # another language of the same build
     layout = Layout.of(Path(config.config_file_path).parent)
     local = os.environ.get("PHASE25_EXECUTE") == "1"
-    if local and os.environ.get("PHASE25_ARCHIVED") == "1":
+    if local and archived():
         raise _fail("an archived version is built from its committed records: it never executes (PHASE25_EXECUTE)")
     try:
         catalog = Catalog(layout, judged_torch(layout.root))
@@ -103,8 +103,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
             for path in labs.write_all(catalog, docs):
                 log.info("phase25: regenerated %s", path.relative_to(docs))
         # An archived version's notebooks are as its own machinery wrote them: today's may word them otherwise.
-        archived = os.environ.get("PHASE25_ARCHIVED") == "1"
-        issues = [*([] if archived else labs.stale(catalog, docs)), *(str(i) for i in translations.parity(docs))]
+        issues = [*([] if archived() else labs.stale(catalog, docs)), *(str(i) for i in translations.parity(docs))]
     except (SourceError, KeyError, Interrupted) as exc:
         raise _fail(str(exc)) from None
     except OSError as exc:

@@ -28,7 +28,7 @@ import urllib.request
 from pathlib import Path
 
 from ..core import atomic, drift
-from ..core.catalog import Catalog
+from ..core.catalog import Catalog, pinned_version
 from ..core.paths import Layout
 from ..run import plan, pool
 from ..site import review as prose_review
@@ -39,10 +39,10 @@ _VERSION = re.compile(r"\d+\.\d+\.\d+")  # used with fullmatch: "$" would let a 
 
 
 def pinned(root: Path, package: str = "torch") -> str:
-    match = re.search(rf"^{re.escape(package)}==(\S+)", (root / "requirements.txt").read_text(), re.MULTILINE)
-    if not match:
+    found = pinned_version(root, package)
+    if found is None:
         raise ValueError(f"requirements.txt pins no {package}")
-    return match.group(1)
+    return found
 
 
 def newest_release() -> str:
