@@ -29,6 +29,36 @@ from reexecute import cpu_seconds
 
 REPO = REPO_ROOT
 
+# A process of a test's snippet shows it is alive by holding a lock: it locks a file of its own in a folder and
+# keeps it until it dies (the kernel releases it then). A test asks which are still held: no PID is needed, and
+# a run's PID namespace has PIDs the test cannot see. The file gets its name once locked: no race.
+TAKE_LOCK = (
+    "import fcntl as _f, os as _o, uuid as _u; _held = open(_o.path.join({folder!r}, _u.uuid4().hex + '.part'), 'w'); "
+    "_f.flock(_held, _f.LOCK_EX); _o.rename(_held.name, _held.name[:-5])"
+)
+# The same in a child process started with the folder as its argument, which then sleeps.
+LOCK_THEN_SLEEP = TAKE_LOCK.replace("{folder!r}", "__import__('sys').argv[1]") + "; __import__('time').sleep(300)"
+
+
+def locks_taken(folder: Path) -> int:
+    return sum(1 for path in folder.iterdir() if not path.name.endswith(".part")) if folder.exists() else 0
+
+
+def locks_held(folder: Path) -> int:
+    """How many of the lock files in ``folder`` a live process still holds."""
+    import fcntl
+
+    held = 0
+    for path in folder.iterdir() if folder.exists() else ():
+        if path.name.endswith(".part"):
+            continue
+        with path.open("a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                held += 1
+    return held
+
 
 class ToyProject:
     """A throwaway repository with a ``snippets/`` and a ``records/`` folder."""

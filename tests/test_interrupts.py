@@ -10,14 +10,15 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import LOCK_THEN_SLEEP, locks_held, locks_taken
 from phase25.core.paths import REPO_ROOT
 
 SLOW = """
 import os, subprocess, sys, time
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-# Whole or absent: the runner may be stopped between creating a file and writing it.
-open({pid_file!r} + ".part", "w").write(str(child.pid))
-os.replace({pid_file!r} + ".part", {pid_file!r})
+# A child in a session of its own, holding a lock while it lives (see conftest.LOCK_THEN_SLEEP).
+child = subprocess.Popen([sys.executable, "-c", {lock_then_sleep!r}, {locks!r}], start_new_session=True)
+while not [name for name in os.listdir({locks!r}) if not name.endswith(".part")]:
+    time.sleep(0.01)
 print("slow started", flush=True)
 time.sleep(300)
 """
@@ -29,8 +30,9 @@ def alive(pid: int) -> bool:
 
 
 def start_runner(toy, tmp_path: Path, *, warm: bool) -> tuple[subprocess.Popen, Path, Path]:
-    pid_file = tmp_path / "escaped.pid"
-    toy.add("page/a_slow", SLOW.format(pid_file=str(pid_file)), extra="timeout = 600")
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    toy.add("page/a_slow", SLOW.format(locks=str(locks), lock_then_sleep=LOCK_THEN_SLEEP), extra="timeout = 600")
     for name in ("b", "c", "d"):
         toy.add(f"page/{name}_queued", "print('queued')\n")
     scratch = tmp_path / "scratch"
@@ -39,15 +41,15 @@ def start_runner(toy, tmp_path: Path, *, warm: bool) -> tuple[subprocess.Popen, 
     command = [sys.executable, "-m", "phase25", "--root", str(toy.root), "run", "-j1", *([] if warm else ["--fresh"])]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not pid_file.exists():
+    while not locks_taken(locks):  # the slow run has started its child
         assert time.monotonic() < deadline and process.poll() is None, process.communicate()
         time.sleep(0.05)
-    return process, pid_file, scratch
+    return process, locks, scratch
 
 
-def left_behind(scratch: Path, pid_file: Path, toy) -> list[str]:
+def left_behind(scratch: Path, locks: Path, toy) -> list[str]:
     problems = []
-    if alive(int(pid_file.read_text())):
+    if locks_held(locks):
         problems.append("the snippet's escaped child still runs")
     problems += [f"left behind: {p}" for p in scratch.iterdir()]
     written = sorted(p.name for p in (toy.root / "records").rglob("*.json")) if (toy.root / "records").exists() else []
@@ -60,7 +62,7 @@ def left_behind(scratch: Path, pid_file: Path, toy) -> list[str]:
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 @pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_an_interrupt_stops_everything_at_once_with_one_line(toy, tmp_path, signum, warm):
-    process, pid_file, scratch = start_runner(toy, tmp_path, warm=warm)
+    process, locks, scratch = start_runner(toy, tmp_path, warm=warm)
     sent = time.monotonic()
     process.send_signal(signum)
     _, err = process.communicate(timeout=30)
@@ -71,19 +73,19 @@ def test_an_interrupt_stops_everything_at_once_with_one_line(toy, tmp_path, sign
     assert "Traceback" not in err
     assert not (toy.root / "records").exists() or not list((toy.root / "records").rglob("*queued*")), "queued runs ran"
     time.sleep(0.3)
-    assert left_behind(scratch, pid_file, toy) == []
+    assert left_behind(scratch, locks, toy) == []
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
 @pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_sigkill_of_the_runner_leaves_nothing_behind(toy, tmp_path, warm):
-    process, pid_file, scratch = start_runner(toy, tmp_path, warm=warm)
+    process, locks, scratch = start_runner(toy, tmp_path, warm=warm)
     process.kill()
     process.communicate(timeout=30)
     deadline = time.monotonic() + 10  # the supervisors and the watchdog clean up after the runner
-    while left_behind(scratch, pid_file, toy) and time.monotonic() < deadline:
+    while left_behind(scratch, locks, toy) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert left_behind(scratch, pid_file, toy) == []
+    assert left_behind(scratch, locks, toy) == []
 
 
 def processes_in(folder: Path) -> list[int]:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from pathlib import Path
 
 import pytest
-from conftest import ToyProject
+from conftest import TAKE_LOCK, ToyProject, locks_held, locks_taken
 from phase25.core import records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
@@ -35,11 +34,6 @@ if rank == 1:
     print("only rank 1 writes here", file=sys.stderr)
 dist.destroy_process_group()
 """
-
-
-def alive(pid: int) -> bool:
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "State:\tZ" not in status.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -133,12 +127,14 @@ def test_a_note_may_quote_what_a_rank_printed_or_its_calls_and_nothing_else(rank
 
 @pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_path):
-    pids = tmp_path / "pids"
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    take_lock = TAKE_LOCK.format(folder=str(locks))
     toy.add(
         "page/stuck",
         f"""
         import os, time
-        open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+        {take_lock}
         if os.environ["RANK"] == "1":
             time.sleep(300)
         print("rank 0 is done")
@@ -151,9 +147,9 @@ def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_p
     [record] = toy.run()[0].executed
     assert record.status == "timeout" and time.monotonic() - started < 40
     time.sleep(0.2)
-    found = [int(p) for p in pids.read_text().split()] if pids.exists() else []
-    assert len(found) == 2, f"{len(found)} of 2 ranks started before the 20 s deadline: nothing was tested"
-    assert not any(alive(pid) for pid in found)
+    found = locks_taken(locks)
+    assert found == 2, f"{found} of 2 ranks started before the 20 s deadline: nothing was tested"
+    assert locks_held(locks) == 0
 
 
 @pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not

@@ -12,31 +12,24 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, TAKE_LOCK, locks_held, locks_taken
 from phase25 import cli
 from phase25.core import records
-
-
-def alive(pid: int) -> bool:
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "State:\tZ" not in status.read_text()
-
-
-def pids_in(path: Path) -> list[int]:
-    return [int(line) for line in path.read_text().split()] if path.exists() else []
-
 
 # -- nothing outlives the run; limits ---------------------------------------------------------------------------------
 
 
 def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, tmp_path):
-    pids = tmp_path / "pids.txt"
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    take_lock = TAKE_LOCK.format(folder=str(locks))
     toy.add(
         "page/hides",
         f"""
@@ -44,7 +37,7 @@ def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, 
         if os.fork() == 0:
             os.setsid()
             if os.fork() == 0:
-                open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+                {take_lock}
                 time.sleep(300)
             os._exit(0)
         time.sleep(0.5)
@@ -54,18 +47,121 @@ def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, 
     [record] = toy.run()[0].executed
     assert record.status == "ok" and record.stdout == "left a grandchild behind\n"
     time.sleep(0.2)
-    assert pids_in(pids) and not any(alive(pid) for pid in pids_in(pids))
+    assert locks_taken(locks) == 1 and locks_held(locks) == 0
+
+
+HOPPER = """
+import os, time
+beat, stop = {beat!r}, {stop!r}
+if os.fork() == 0:
+    os.setsid()  # out of the run's process group too
+    hops = 0
+    while not os.path.exists(stop):  # a process that hops PIDs: it forks, and the parent exits at once
+        if os.fork():
+            os._exit(0)
+        hops += 1
+        if hops % 200 == 0:
+            open(beat, "w").write(str(hops))
+    os._exit(0)
+while not os.path.exists(beat):
+    time.sleep(0.01)
+print("a process hops PIDs")
+{tail}
+"""
+
+
+def hopping_after(beat: Path, seconds: float = 1.0) -> bool:
+    """Whether the hopper still writes its heartbeat ``seconds`` after the run ended."""
+    before = beat.read_text()
+    time.sleep(seconds)
+    return beat.read_text() != before
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
+@pytest.mark.parametrize("ending", ["exits", "times out"])
+def test_a_process_that_hops_pids_dies_with_its_run(toy, tmp_path, warm, ending):
+    """A loop of fork() whose parent exits at once has a new PID before any kill read from /proc lands: the
+    run's PID namespace ends it with the run, whether the snippet exits or is killed at its deadline."""
+    beat, stop = tmp_path / "beat", tmp_path / "stop"
+    tail = "time.sleep(300)" if ending == "times out" else ""
+    toy.add("page/hopper", HOPPER.format(beat=str(beat), stop=str(stop), tail=tail), extra="timeout = 3")
+    try:
+        [record] = toy.run(warm=warm)[0].executed
+        assert record.stdout == "a process hops PIDs\n"
+        assert record.status == ("timeout" if ending == "times out" else "ok")
+        assert not hopping_after(beat), "the hopper outlived its run"
+    finally:
+        stop.touch()  # a hopper that survived stops by itself: a failing test leaves nothing behind
+
+
+@pytest.mark.skipif(os.getuid() != 0 or not shutil.which("setpriv"), reason="becoming an unprivileged user needs root")
+def test_a_user_without_privileges_gets_the_namespace_through_a_user_namespace(tmp_path):
+    """Without CAP_SYS_ADMIN, ``pidns.enter`` asks for a user namespace that maps the user to itself: the next
+    child is the namespace's init, and files keep their owner."""
+    probe = (
+        "import os, sys; from phase25.run import pidns; print(pidns.enter()); sys.stdout.flush()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n    pidns.own_proc(); print(os.getpid(), os.getuid(), os.readlink('/proc/self')); os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+    )
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    done = subprocess.run(
+        [*nobody, sys.executable, "-c", probe],
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO / "scripts")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.split("\n")[:2] == ["None", "1 65534 1"], done.stderr
+
+
+def test_without_a_namespace_the_runner_says_so_once_and_still_kills_what_it_finds(toy, tmp_path, monkeypatch, capsys):
+    """A machine that refuses PID namespaces (here: told so by PHASE25_PIDNS=0) falls back to the /proc scan,
+    and the runner says, once, what that leaves open."""
+    from phase25.run import pidns
+
+    monkeypatch.setenv("PHASE25_PIDNS", "0")
+    monkeypatch.setattr(pidns, "_WARNED", [])
+    pidns.probe.cache_clear()
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    take_lock = TAKE_LOCK.format(folder=str(locks))
+    toy.add(
+        "page/hides",
+        f"""
+        import os, time
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                {take_lock}
+                time.sleep(300)
+            os._exit(0)
+        time.sleep(0.5)
+        print("left a grandchild behind")
+    """,
+    )
+    toy.add("page/second", "print('two')\n")
+    outcome = toy.run()[0]
+    assert [r.status for r in outcome.executed] == ["ok", "ok"]
+    time.sleep(0.2)
+    assert locks_taken(locks) == 1 and locks_held(locks) == 0
+    warned = capsys.readouterr().err
+    pidns.probe.cache_clear()
+    assert warned.count("runs get no PID namespace on this machine (PHASE25_PIDNS=0 in the environment)") == 1
 
 
 def test_a_run_past_its_process_limit_is_stopped_and_nothing_of_it_survives(toy, tmp_path):
-    pids = tmp_path / "pids.txt"
+    locks = tmp_path / "locks"
+    locks.mkdir()
+    take_lock = TAKE_LOCK.format(folder=str(locks))
     toy.add(
         "page/tree",
         f"""
         import os, time
         for depth in range(6):  # a tree of forks: 63 processes within milliseconds
             if os.fork() == 0:
-                open({str(pids)!r}, "a").write(f"{{os.getpid()}}\\n")
+                {take_lock}
                 continue
         time.sleep(300)
     """,
@@ -77,7 +173,7 @@ def test_a_run_past_its_process_limit_is_stopped_and_nothing_of_it_survives(toy,
     assert record.status == "failed" and "more than 10 processes at once" in record.error
     assert "every process of the run was killed" in record.error
     time.sleep(0.2)
-    assert len(pids_in(pids)) >= 10 and not any(alive(pid) for pid in pids_in(pids))
+    assert locks_taken(locks) >= 10 and locks_held(locks) == 0
 
 
 def test_a_run_past_its_memory_limit_is_stopped(toy):

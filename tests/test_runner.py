@@ -6,9 +6,9 @@ import io
 import json
 import os
 import time
-from pathlib import Path
 
 import pytest
+from conftest import LOCK_THEN_SLEEP, locks_held, locks_taken
 from phase25 import cli
 from phase25.core import atomic, compare, environment, records
 from phase25.core import catalog as catalog_mod
@@ -24,11 +24,6 @@ PRINTS = """
     print("object:", Thing())
     print("cwd:", os.getcwd())
 """
-
-
-def alive(pid: int) -> bool:
-    status = Path(f"/proc/{pid}/status")
-    return status.exists() and "State:\tZ" not in status.read_text()
 
 
 def test_miss_then_hit(toy):
@@ -97,14 +92,17 @@ def test_error_messages_are_normalized_too(toy):
 
 
 def test_timeout_bounds_the_run_even_with_an_escaped_process_holding_stdout(toy, tmp_path):
-    pid_file = tmp_path / "escaped.pid"
+    locks = tmp_path / "locks"
+    locks.mkdir()
     toy.add(
         "page/hang",
         f"""
-        import subprocess, sys, time
+        import os, subprocess, sys, time
+        LOCK_THEN_SLEEP = {LOCK_THEN_SLEEP!r}
         # A grandchild in a session of its own, holding the snippet's stdout open.
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-        open({str(pid_file)!r}, "w").write(str(child.pid))
+        child = subprocess.Popen([sys.executable, "-c", LOCK_THEN_SLEEP, {str(locks)!r}], start_new_session=True)
+        while not [name for name in os.listdir({str(locks)!r}) if not name.endswith(".part")]:
+            time.sleep(0.01)
         print("started", flush=True)
         time.sleep(300)
     """,
@@ -114,24 +112,27 @@ def test_timeout_bounds_the_run_even_with_an_escaped_process_holding_stdout(toy,
     record = toy.run()[0].executed[0]
     assert time.monotonic() - started < 15, "the timeout must bound the whole run, reading included"
     assert record.status == "timeout" and "killed after 2 s" in record.error and record.stdout == "started\n"
-    assert not alive(int(pid_file.read_text())), "a process of the run survived its timeout"
+    assert locks_taken(locks) == 1 and locks_held(locks) == 0, "a process of the run survived its timeout"
 
 
 def test_nothing_the_snippet_started_outlives_it(toy, tmp_path):
-    pid_file = tmp_path / "left.pid"
+    locks = tmp_path / "locks"
+    locks.mkdir()
     toy.add(
         "page/leaves",
         f"""
-        import subprocess, sys
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
-        open({str(pid_file)!r}, "w").write(str(child.pid))
+        import os, subprocess, sys, time
+        LOCK_THEN_SLEEP = {LOCK_THEN_SLEEP!r}
+        child = subprocess.Popen([sys.executable, "-c", LOCK_THEN_SLEEP, {str(locks)!r}], start_new_session=True)
+        while not [name for name in os.listdir({str(locks)!r}) if not name.endswith(".part")]:
+            time.sleep(0.01)
         print("done")
     """,
     )
     record = toy.run()[0].executed[0]
     assert record.status == "ok" and record.stdout == "done\n"
     time.sleep(0.2)
-    assert not alive(int(pid_file.read_text()))
+    assert locks_taken(locks) == 1 and locks_held(locks) == 0
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from ..core import environment
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, dependency_files
-from . import make_record, streams
+from . import make_record, pidns, streams
 from .session import SCRIPTS, Session
 
 COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")
@@ -87,6 +87,7 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
         "run_dir": str(run),
         "label": f"{snippet.id} ({device})",
         "limits": limits,
+        "contain": pidns.contained(),
     }
     return spec, warm_env
 

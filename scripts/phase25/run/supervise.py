@@ -1,10 +1,13 @@
 """The supervisor of one run: starts the snippet, reports how it ended, and leaves nothing behind.
 
-Each run has its own supervisor process, between the runner and the snippet. It
-is a *child subreaper* (Linux ``PR_SET_CHILD_SUBREAPER``): anything the snippet
-starts and orphans, even a process that left for a session of its own, becomes
-the supervisor's child instead of init's, so the supervisor can find and kill
-every process of its run, and no other run's.
+Each run has its own supervisor process, between the runner and the snippet. The
+snippet runs in a *PID namespace* of its own, under a small init (see :mod:`pidns`):
+when that init dies, the kernel kills every process of the namespace at once, so
+nothing the snippet starts can outlive the run, however fast it forks or whatever
+session it leaves for. Where the machine refuses a namespace (the runner probes it
+and says so once), the supervisor falls back to what it is besides: a *child
+subreaper* (Linux ``PR_SET_CHILD_SUBREAPER``) that finds every process of its run in
+/proc and kills it, which a process that hops PIDs faster than /proc is read can outrun.
 
 It talks to the runner over a socket, one JSON object per line:
 runner -> supervisor ``{"spec": ...}`` (fresh runs) and ``{"kill": true}``;
@@ -27,7 +30,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from . import channel, proc
+from . import channel, pidns, proc
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -56,8 +59,16 @@ def reap() -> dict[int, int]:
         ended[pid] = os.waitstatus_to_exitcode(status)
 
 
-def kill_all(ended: dict[int, int]) -> int:
-    """SIGKILL every descendant until none is left (a process may fork while we kill); how many survived."""
+def kill_all(ended: dict[int, int], init: int | None = None) -> int:
+    """SIGKILL every descendant until none is left (a process may fork while we kill); how many survived.
+
+    With a namespace's ``init``, killing it kills the whole namespace at once (the kernel's doing, so no fork
+    can race it); the scan after it finds what the namespace did not hold."""
+    if init is not None:
+        try:
+            os.kill(init, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     for _ in range(500):
         alive = descendants(os.getpid())
         if not alive:
@@ -100,9 +111,9 @@ class Channel:
         return self.decoder.feed(data)
 
 
-def abandon(spec: dict[str, Any], ended: dict[int, int]) -> NoReturn:
+def abandon(spec: dict[str, Any], ended: dict[int, int], init: int | None) -> NoReturn:
     """The runner is gone: kill the run, remove its folder and, if it is the last, the session's."""
-    kill_all(ended)
+    kill_all(ended, init)
     shutil.rmtree(spec["run_dir"], ignore_errors=True)
     try:
         os.rmdir(spec["session_root"])
@@ -114,7 +125,14 @@ def abandon(spec: dict[str, Any], ended: dict[int, int]) -> NoReturn:
 def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) -> NoReturn:
     """Run the snippet started by ``start()`` to its end or to the runner's kill, then report."""
     become_subreaper()
-    pid = start()
+    refused = pidns.enter() if spec.get("contain") else "not asked"
+    if refused is None:
+        namespace = pidns.start_init(start, drop=channel.sock)
+        for fd in (spec.get("fds") or {}).values():  # the snippet's streams are its own now
+            _close(fd)
+        pid, init, root = namespace.pid, namespace.pid, namespace.pid
+    else:
+        namespace, pid, init, root = None, start(), None, os.getpid()
     channel.send({"started": pid, "supervisor": os.getpid()})
     ended: dict[int, int] = {}
     limits = spec.get("limits") or {}
@@ -122,24 +140,34 @@ def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) 
     while pid not in ended:
         for message in channel.receive(0.05):
             if message.get("kill"):
-                kill_all(ended)
+                kill_all(ended, init)
         if channel.closed:
-            abandon(spec, ended)
+            abandon(spec, ended, init)
         ended.update(reap())
         polls += 1
         if limits and polls % 4 == 0 and pid not in ended:
-            why = proc.over_limit(os.getpid(), limits["processes"], limits["memory_mb"])
+            why = proc.over_limit(root, limits["processes"], limits["memory_mb"])
             if why is not None:
                 channel.send({"limit": why})
-                kill_all(ended)
-    survivors = kill_all(ended)  # what the snippet started must not outlive it
+                kill_all(ended, init)
+    survivors = kill_all(ended, init)  # what the snippet started must not outlive it
     if survivors:
         channel.send({"survivors": survivors})
-    channel.send({"exit": ended.get(pid, -9)})
+    status, broken = namespace.status(ended.get(pid, -9)) if namespace else (ended.get(pid, -9), None)
+    if broken:
+        channel.send({"limit": f"its PID namespace could not be set up ({broken})"})
+    channel.send({"exit": status})
     while not channel.closed:  # stay until the runner has read everything
         channel.receive(1.0)
         reap()
     os._exit(0)
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def start_fresh(spec: dict[str, Any]) -> int:
