@@ -5,6 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 JOBS   ?= $(shell nproc)
 P25    := $(BIN)/python -m phase25
+override UV := 0.9.9  # the installer setup uses, pinned like everything else (not a make variable to set)
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
@@ -14,9 +15,11 @@ setup: $(VENV)/.installed  ## Python environment with the pinned requirements; p
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
-	@# The pins are the only constraints: a machine-wide pip constraint (some build machines cap torch below
-	@# the pin) would refuse them.
-	PIP_CONSTRAINT=requirements.txt $(BIN)/pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
+	@# uv installs the pins: it downloads and unpacks torch's CUDA build (3.5 GB of wheels) in parallel, where
+	@# pip does one file at a time. The pins are the only constraints: a machine-wide pip constraint (some build
+	@# machines cap torch below the pin) would refuse them, and uv reads no pip configuration.
+	PIP_CONSTRAINT=requirements.txt $(BIN)/pip install --quiet --disable-pip-version-check --no-compile 'uv==$(strip $(UV))'
+	$(BIN)/uv pip install --quiet --no-config --python $(BIN)/python -r requirements.txt
 	@# Byte-compiled on every core, as pip would on one (half of its time); like pip, a file that this
 	@# Python cannot compile (torch ships one for 3.12 only) is skipped.
 	$(BIN)/python -c "import compileall, sysconfig; compileall.compile_dir(sysconfig.get_paths()['purelib'], quiet=2, workers=0)"

@@ -54,7 +54,7 @@ def test_the_pre_commit_hook_runs_the_fast_loop():
 
 
 def test_setup_left_the_packages_byte_compiled():
-    """pip installs with --no-compile and setup compiles on every core: each package the runs import has its
+    """The installer writes no bytecode and setup compiles on every core: each package the runs import has its
     cached bytecode (where PYTHONDONTWRITEBYTECODE is set, a missing one is compiled again in every run)."""
     import importlib.util
 
