@@ -8,6 +8,7 @@ snippets are re-executed in test_records.py.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -19,6 +20,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -183,14 +185,59 @@ def background_figures(log: str, done: float, waited: float) -> list[str]:
     return lines + [f"  {s:7.1f} s  {key}" for s, key in runs[:5]]
 
 
+class EarlyWork:
+    """Slow work a fixture needs (processes of its own), started at collection so that it runs beside the first
+    tests instead of in front of the test that needs it: the foreground of a session is one process, and its
+    longest waits were for such work. Registered by a test module under the name of the fixture that uses it;
+    its processes run niced in sessions of their own, and whatever still runs when the session ends (however it
+    ends) is killed with its group, its scratch folder removed."""
+
+    def __init__(self) -> None:
+        self.scratch = Path(tempfile.mkdtemp(prefix="phase25-early-"))
+        self.started: dict[str, tuple[Path, dict[str, subprocess.Popen]]] = {}
+
+    def start(self, name: str) -> tuple[Path, dict[str, subprocess.Popen]]:
+        if name not in self.started:
+            folder = self.scratch / name
+            folder.mkdir()
+            self.started[name] = (folder, EARLY[name](folder))
+        return self.started[name]
+
+    def stop(self) -> None:
+        for _, processes in self.started.values():
+            for process in processes.values():
+                if process.poll() is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+EARLY: dict[str, Callable[[Path], dict[str, subprocess.Popen]]] = {}  # fixture name -> what starts its work
+_EARLY: list[EarlyWork] = []
+
+
+def early(name: str) -> tuple[Path, dict[str, subprocess.Popen]]:
+    """The scratch folder and the processes of the early work ``name`` (started now if collection did not)."""
+    if not _EARLY:
+        _EARLY.append(EarlyWork())
+    return _EARLY[0].start(name)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     if any("reexecuted" in getattr(item, "fixturenames", ()) for item in session.items):
         _BACKGROUND.append(BackgroundRuns())
+    wanted = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    for name in EARLY:
+        if name in wanted:
+            early(name)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     while _BACKGROUND:
         _BACKGROUND.pop().stop()
+    while _EARLY:
+        _EARLY.pop().stop()
 
 
 @pytest.fixture(scope="session")

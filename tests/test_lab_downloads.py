@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import EARLY, REPO, early
 from phase25.core import cells, environment, normalize
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
@@ -40,36 +40,48 @@ def unpack(lab: labs.Lab, target: Path) -> Path:
     return target / lab.notebook.stem
 
 
-@pytest.fixture(scope="module")
-def executed(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
-    """Every English lab download, unpacked and executed, all at once (one Jupyter kernel each)."""
+NICE = ("nice", "-n", "10")  # beside the first tests, like the background re-execution
+
+
+def start_labs(scratch: Path) -> dict[str, subprocess.Popen]:
+    """Every English lab download, unpacked into ``scratch`` and started, all at once (one Jupyter kernel each)."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",) and not k.startswith("PHASE25_")}
     env.update(environment.PINNED_ENV)
     env.update(environment.CPU_ENV)
     # One temporary folder for all, as a reader's machine has: Inductor keeps its precompiled header there
     # (a 150 MB file, 11 CPU-seconds to build), so the second lab that compiles reuses it.
-    env["TMPDIR"] = str(tmp_path_factory.mktemp("tmp"))
+    env["TMPDIR"] = str(scratch / "tmp")
+    (scratch / "tmp").mkdir()
     started = {}
     for lab in ENGLISH:
-        folder = unpack(lab, tmp_path_factory.mktemp(lab.notebook.stem))
+        folder = unpack(lab, scratch / lab.notebook.stem)
         notebook = folder / lab.notebook.name
         data = json.loads(notebook.read_text(encoding="utf-8"))
         data["cells"].append(CHECK)
         notebook.write_text(json.dumps(data), encoding="utf-8")
         run_env = {**env, "TORCHINDUCTOR_CACHE_DIR": str(folder.parent / "inductor")}
-        started[lab.notebook.stem] = (
-            folder,
-            subprocess.Popen(
-                [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
-                cwd=folder,
-                env=run_env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            ),
+        started[lab.notebook.stem] = subprocess.Popen(
+            [*NICE, sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
+            cwd=folder,
+            env=run_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
         )
+    return started
+
+
+EARLY["executed"] = start_labs  # started at collection, beside the first tests (conftest.EarlyWork)
+
+
+@pytest.fixture(scope="module")
+def executed() -> dict[str, tuple[Path, dict]]:
+    """Every English lab download, unpacked and executed by Jupyter (started at collection)."""
+    scratch, processes = early("executed")
     done = {}
-    for stem, (folder, process) in started.items():
+    for stem, process in processes.items():
+        folder = scratch / stem / stem
         log, _ = process.communicate(timeout=900)
         assert process.returncode == 0, log[-3000:]
         done[stem] = (folder, json.loads((folder / f"{stem}.ipynb").read_text(encoding="utf-8")))
