@@ -156,23 +156,37 @@ MARK_TWIN_BLOCKS = """english => {
 # the same contrast ratio, which is all axe's color-contrast rule computes: the first one of each kind
 # that axe reads stands for the rest. Only leaves are marked; what stands for others is shown (not hidden,
 # clipped to a pixel or outside the page) and holds a letter or a digit (axe passes over icon glyphs).
-MARK_CONTRAST_TWINS = """() => {
-    const opacity = new Map(), painter = new Map(), seen = new Set();
+# Across pages, a translation's text also stands aside when its English twin page had a checked text of its
+# kind, the background told by the colours painted under it (a background image is never the same twice).
+# Returns how many were marked and the kinds this page had checked.
+MARK_CONTRAST_TWINS = """english => {
+    const opacity = new Map(), painter = new Map(), backdrop = new Map(), seen = new Set();
+    const checkedElsewhere = new Set(english || []);
     const opacityOf = el => {
         if (!el) return 1;
         if (!opacity.has(el)) opacity.set(el, parseFloat(getComputedStyle(el).opacity) * opacityOf(el.parentElement));
         return opacity.get(el);
     };
+    const paints = s => s.backgroundImage !== "none" || s.backgroundColor !== "rgba(0, 0, 0, 0)";
     const painterOf = el => {
         if (!el) return -1;
         if (!painter.has(el)) {
-            const s = getComputedStyle(el);
-            const paints = s.backgroundImage !== "none" || s.backgroundColor !== "rgba(0, 0, 0, 0)";
-            painter.set(el, paints ? painter.size : painterOf(el.parentElement));
+            painter.set(el, paints(getComputedStyle(el)) ? painter.size : painterOf(el.parentElement));
         }
         return painter.get(el);
     };
+    const backdropOf = el => {  // the colours painted under an element, nearest first
+        if (!el) return "";
+        if (!backdrop.has(el)) {
+            const s = getComputedStyle(el), below = backdropOf(el.parentElement);
+            const image = s.backgroundImage !== "none";
+            const own = image ? `image#${painterOf(el)}@${location.pathname}` : s.backgroundColor;
+            backdrop.set(el, paints(s) ? `${own}>${below}` : below);
+        }
+        return backdrop.get(el);
+    };
     let marked = 0;
+    const kinds = new Set();
     for (const el of document.body.querySelectorAll("*")) {
         if (el.childElementCount || !el.textContent.trim()) continue;
         if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
@@ -180,26 +194,32 @@ MARK_CONTRAST_TWINS = """() => {
         if (box.width <= 1 || box.height <= 1 || box.right + scrollX <= 0 || box.bottom + scrollY <= 0) continue;
         if (!/[\\p{L}\\p{N}]/u.test(el.textContent)) continue;
         const s = getComputedStyle(el);
-        const key = [s.color, s.fontSize, s.fontWeight, s.fontStyle, s.textShadow, s.webkitTextStrokeColor,
-                     s.mixBlendMode, opacityOf(el), painterOf(el)].join("|");
-        if (seen.has(key)) { el.setAttribute("data-contrast-twin", ""); marked++; } else seen.add(key);
+        const text = [s.color, s.fontSize, s.fontWeight, s.fontStyle, s.textShadow, s.webkitTextStrokeColor,
+                      s.mixBlendMode, opacityOf(el)].join("|");
+        const key = `${text}|${painterOf(el)}`, kind = `${text}|${backdropOf(el)}`;
+        if (seen.has(key) || checkedElsewhere.has(kind)) { el.setAttribute("data-contrast-twin", ""); marked++; }
+        else { seen.add(key); kinds.add(kind); }
     }
-    return marked;
+    return [marked, [...kinds]];
 }"""
 
 
-def axe_violations(tab, twin_blocks: list[str] | None) -> tuple[list[str], int, int]:
+def axe_violations(
+    tab, twin_blocks: list[str] | None, twin_kinds: list[str] | None = None
+) -> tuple[list[str], int, int, list[str]]:
     """Serious and critical axe-core violations of the page in ``tab`` (see :func:`run_axe`), as lines."""
-    found, twins, contrast_twins = run_axe(tab, twin_blocks)
+    found, twins, contrast_twins, kinds = run_axe(tab, twin_blocks, twin_kinds)
     violations = [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
         for v in found
         if v["impact"] in ("serious", "critical")
     ]
-    return violations, twins, contrast_twins
+    return violations, twins, contrast_twins, kinds
 
 
-def run_axe(tab, twin_blocks: list[str] | None) -> tuple[list[dict], int, int]:
+def run_axe(
+    tab, twin_blocks: list[str] | None, twin_kinds: list[str] | None = None
+) -> tuple[list[dict], int, int, list[str]]:
     """axe-core's violations of the page in ``tab``, and how much was left out.
 
     Code and output blocks are rendered from one snippet and one record for both languages, and
@@ -207,12 +227,13 @@ def run_axe(tab, twin_blocks: list[str] | None) -> tuple[list[dict], int, int]:
     that is byte-identical to one of its English twin's, already checked there, is left out; the block
     around it (its localized copy button, its tab) and every other block are checked in both languages.
     Colour contrast, about 85 % of what is left (47 of 55 s on theory 03), is checked once per kind of
-    text (see ``MARK_CONTRAST_TWINS``); every other rule sees every element. Returns the violations,
-    the blocks left out and the texts whose contrast another of their kind stood for."""
+    text (see ``MARK_CONTRAST_TWINS``), on a translated page across it and its English twin (``twin_kinds``,
+    the kinds checked there); every other rule sees every element. Returns the violations, the blocks left
+    out, the texts whose contrast another of their kind stood for, and the kinds this page checked."""
     from axe_playwright_python.sync_playwright import Axe
 
     twins = tab.evaluate(MARK_TWIN_BLOCKS, twin_blocks) if twin_blocks else 0
-    contrast_twins = tab.evaluate(MARK_CONTRAST_TWINS)
+    contrast_twins, kinds = tab.evaluate(MARK_CONTRAST_TWINS, twin_kinds)
     # The rule's own selector leaves the twins out: an exclude list of thousands of nodes costs axe more than
     # checking them would. Excluding an element excludes what it holds, which is right for a twin block.
     tab.evaluate(Axe().axe_script)
@@ -220,11 +241,12 @@ def run_axe(tab, twin_blocks: list[str] | None) -> tuple[list[dict], int, int]:
     context = json.dumps({"exclude": [["[data-twin-block]"]]}) if twins else "document"
     # Only violations are read: node lists of passes (7.8 MB of JSON on theory 03) would double axe's time.
     found = tab.evaluate(f"axe.run({context}, {{resultTypes: ['violations']}})")["violations"]
-    return found, twins, contrast_twins
+    return found, twins, contrast_twins, kinds
 
 
-def visit(browser, base: str, path: str, twin_blocks: list[str] | None) -> tuple[dict, list[str]]:
-    """One page loaded in a fresh tab: its errors, failed requests, bytes and axe violations, and its code blocks."""
+def visit(browser, base: str, path: str, twin: tuple[list[str], list[str]] | None) -> tuple[dict, tuple]:
+    """One page loaded in a fresh tab: its errors, failed requests, bytes and axe violations; and what its
+    translation needs from it (its code blocks and the kinds of text whose contrast it checked)."""
     context = browser.new_context()
     tab = context.new_page()
     errors, failed, sizes = [], [], {}
@@ -245,7 +267,7 @@ def visit(browser, base: str, path: str, twin_blocks: list[str] | None) -> tuple
     tab.wait_for_timeout(300)
     blocks = tab.evaluate("[...document.querySelectorAll('pre > code')].map(b => b.outerHTML)")
     checking = time.perf_counter()
-    violations, twins, contrast_twins = axe_violations(tab, twin_blocks)
+    violations, twins, contrast_twins, kinds = axe_violations(tab, *(twin or (None, None)))
     checked = time.perf_counter()
     weight = [sum(size[i] for url, size in sizes.items() if "search_index.json" not in url) for i in (0, 1)]
     if path == "no/such/page/":  # its own document is a 404 by design; what it loads must not be
@@ -262,7 +284,7 @@ def visit(browser, base: str, path: str, twin_blocks: list[str] | None) -> tuple
         "seconds": {"load": loaded - started, "axe": checked - checking},
     }
     context.close()
-    return found, blocks
+    return found, (blocks, kinds)
 
 
 def next_or_none(pending: queue.SimpleQueue) -> str | None:
@@ -349,7 +371,7 @@ def test_no_serious_or_critical_accessibility_violation(visits, figures):
     figures.append(
         f"axe: {sum(twins.values())} code blocks of {len(twins)} translated pages identical to their "
         f"English twin's, checked there; the contrast of {sum(v['contrast_twins'] for v in visits.values())} "
-        "texts stood for by another of their kind on the same page"
+        "texts stood for by another of their kind on the same page or on its English twin"
     )
     load, axe = (sum(v["seconds"][k] for v in visits.values()) for k in ("load", "axe"))
     slowest = sorted(visits, key=lambda p: -sum(visits[p]["seconds"].values()))[:3]
@@ -368,7 +390,7 @@ def test_axe_leaves_out_only_code_identical_to_the_english_twins(page):
     english = [unreadable.format("print(1)")]
     page.set_content(f'<html lang="es"><title>t</title><main>{english[0]}{unreadable.format("print(2)")}</main></html>')
     twin_code = page.evaluate("[...document.querySelectorAll('pre > code')].map(b => b.outerHTML)")[:1]
-    violations, twins, _ = axe_violations(page, twin_code)
+    violations, twins, _, _ = axe_violations(page, twin_code)
     assert twins == 1
     assert violations == ["color-contrast (serious): [['pre:nth-child(2) > code']]"]  # the changed block only
     page.set_content(f'<html lang="en"><title>t</title><main>{english[0]}</main></html>')
@@ -406,7 +428,7 @@ def test_contrast_is_checked_once_per_kind_of_text_and_no_unreadable_text_hides_
     identical text is not checked again, and every text that differs in colour, opacity or background, or
     whose stand-in axe could not read (hidden, clipped, off the page, punctuation only), is checked."""
     page.set_content(f'<html lang="en"><title>t</title><main><h1>Cases</h1>{CONTRAST_CASES}</main></html>')
-    found, _, contrast_twins = run_axe(page, None)
+    found, _, contrast_twins, _ = run_axe(page, None)
     unreadable = {tuple(n["target"]) for v in found if v["id"] == "color-contrast" for n in v["nodes"]}
     expected = "same-1 recoloured after-invisible after-hidden after-clipped after-off-page after-punctuation faded"
     assert {"#" + i for i in expected.split()} | {"#holds-a-child > span"} <= {t[0] for t in unreadable}
@@ -414,6 +436,29 @@ def test_contrast_is_checked_once_per_kind_of_text_and_no_unreadable_text_hides_
     assert page.locator("#other-background[data-contrast-twin], i[data-contrast-twin]").count() == 0
     assert contrast_twins >= 1
     assert [v["id"] for v in found] == ["color-contrast"], "each case differs in its contrast only"
+
+
+def test_a_translation_leaves_out_only_kinds_of_text_its_english_twin_checked(page):
+    """Across a page and its translation, a kind of text checked on the English page stands for the same kind
+    on the Spanish one; a kind the English page did not have (another colour, the same colour on another
+    background, over an image) is checked on the Spanish page."""
+    english = '<div style="background:#fff"><span style="color:#767676">abc</span></div>'
+    page.set_content(f'<html lang="en"><title>t</title><main><h1>t</h1>{english}</main></html>')
+    found, _, _, kinds = run_axe(page, None)
+    assert found == [] and len([k for k in kinds if k.startswith("rgb(118, 118, 118)")]) == 1
+    spanish = (
+        '<div style="background:#fff"><span id="same-kind" style="color:#767676">xyz</span></div>'
+        '<div style="background:#eee"><span id="other-backdrop" style="color:#767676">xyz</span></div>'
+        '<div style="background:#fff"><span id="other-colour" style="color:#eee">xyz</span></div>'
+        '<div style="background:#fff url(data:image/gif;base64,R0lGODlhAQABAAAAACw=)">'
+        '<span id="over-an-image" style="color:#767676">xyz</span></div>'
+    )
+    page.set_content(f'<html lang="es"><title>t</title><main><h1>t</h1>{spanish}</main></html>')
+    found, _, contrast_twins, _ = run_axe(page, None, kinds)
+    assert page.locator("#same-kind[data-contrast-twin], h1[data-contrast-twin]").count() == contrast_twins == 2
+    unreadable = {n["target"][0] for v in found if v["id"] == "color-contrast" for n in v["nodes"]}
+    assert unreadable == {"#other-backdrop", "#other-colour"}  # #767676 on #eee and #eee on #fff: too faint
+    assert page.locator("#over-an-image[data-contrast-twin]").count() == 0
 
 
 def test_the_404_page_helps_in_both_languages(page, served):
