@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 from ..core import cells
 from ..core.environment import TORCH_LOGGING
 from . import provenance, ranks
+from .messages import Spec
 
 _OWN_SCRIPTS = str(Path(__file__).resolve().parents[2])
 
@@ -197,7 +198,7 @@ def can_relog() -> bool:
     return callable(getattr(_internal, "_default_formatter", None)) and callable(getattr(_internal, "_init_logs", None))
 
 
-def run_forked(spec: dict[str, Any]) -> NoReturn:
+def run_forked(spec: Spec) -> NoReturn:
     """In a process forked from a warm interpreter: take the run's environment, then run."""
     import random
     import tempfile

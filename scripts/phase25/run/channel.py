@@ -7,10 +7,11 @@ supervisor's :class:`supervise.Channel`), so the framing is written once.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 
-def encode(message: dict[str, Any]) -> bytes:
+def encode(message: Mapping[str, Any]) -> bytes:
     """One message as the bytes that go on the socket."""
     return json.dumps(message).encode() + b"\n"
 
@@ -22,7 +23,8 @@ class Decoder:
         self.buffer = b""
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
-        """The messages completed by ``data``; a partial last line waits for the next piece."""
+        """The messages completed by ``data``; a partial last line waits for the next piece. Untyped here:
+        each end reads them as the messages its side receives (see :mod:`messages`)."""
         self.buffer += data
         *lines, self.buffer = self.buffer.split(b"\n")
         return [json.loads(line) for line in lines if line.strip()]

@@ -23,6 +23,7 @@ from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, dependency_files
 from . import make_record, pidns, streams
+from .messages import Limits, Spec
 from .session import SCRIPTS, Session
 
 COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")
@@ -58,7 +59,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str]]:
+def _spec(snippet: Snippet, device: str, run: Path) -> tuple[Spec, dict[str, str]]:
     """What the supervisor needs to start the snippet, and the environment of its warm interpreter."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("PHASE25_")}
     shared = {**base, **environment.run_env(snippet, device)}
@@ -80,8 +81,8 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[dict, dict[str, str
         "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS)),
         **environment.folders_env(run),
     }
-    limits = {"processes": snippet.header.max_processes, "memory_mb": snippet.header.max_memory_mb}
-    spec = {
+    limits: Limits = {"processes": snippet.header.max_processes, "memory_mb": snippet.header.max_memory_mb}
+    spec: Spec = {
         "env": env,
         "cwd": str(run / "work"),
         "run_dir": str(run),

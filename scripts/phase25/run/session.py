@@ -25,11 +25,12 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from ..core.environment import TORCH_LOGGING
 from ..core.paths import Layout
 from . import channel
+from .messages import FromSupervisor, Spec, ToSupervisor, WarmHello
 
 SCRIPTS = str(Path(__file__).resolve().parents[2])  # the folder that holds phase25 (and minigpt)
 GREETING_TIMEOUT = 300.0
@@ -46,13 +47,13 @@ class Link:
     warm: bool = False
     decoder: channel.Decoder = field(default_factory=channel.Decoder)
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ToSupervisor) -> None:
         try:
             self.sock.sendall(channel.encode(message))
         except OSError:
             pass
 
-    def messages(self) -> list[dict[str, Any]] | None:
+    def messages(self) -> list[FromSupervisor] | None:
         """What the supervisor sent since last time; None once it has closed its end."""
         try:
             data = self.sock.recv(65536)
@@ -62,7 +63,7 @@ class Link:
             data = b""
         if not data:
             return None
-        return self.decoder.feed(data)
+        return cast(list[FromSupervisor], self.decoder.feed(data))
 
     def close(self) -> None:
         for fd in (self.stdout, self.stderr):
@@ -153,7 +154,7 @@ class Session:
         inductor_tmp.mkdir()
         (inductor_tmp / "precompiled_headers").symlink_to(self.headers, target_is_directory=True)
 
-    def start(self, spec: dict[str, Any], warm_env: dict[str, str] | None, flavour: str = "torch") -> Link:
+    def start(self, spec: Spec, warm_env: dict[str, str] | None, flavour: str = "torch") -> Link:
         """Start a run described by ``spec`` (env, cwd, folders); forked from a warm interpreter of
         ``flavour`` when ``warm_env`` is given, else in a fresh one."""
         ours, theirs = socket.socketpair()
@@ -224,7 +225,7 @@ class Session:
         theirs.close()
         ours.settimeout(GREETING_TIMEOUT)
         try:
-            greeting = json.loads(ours.recv(4096) or b"null")
+            greeting = cast(WarmHello | None, json.loads(ours.recv(4096) or b"null"))
         except (OSError, ValueError):
             greeting = None
         ours.settimeout(None)

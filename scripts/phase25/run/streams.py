@@ -14,9 +14,9 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from .capture import Capped
+from .messages import FromSupervisor
 from .session import Link
 
 KILL_GRACE = 10.0  # seconds a supervisor gets to report after a kill
@@ -48,7 +48,7 @@ class _Reports:
     survivors: int = 0
     gone: bool = False
 
-    def take(self, message: dict[str, Any]) -> None:
+    def take(self, message: FromSupervisor) -> None:
         self.supervisor = message.get("supervisor", self.supervisor)
         self.limit = message.get("limit", self.limit)
         self.survivors = message.get("survivors", self.survivors)

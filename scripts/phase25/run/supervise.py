@@ -28,9 +28,10 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn, cast
 
 from . import channel, pidns, proc
+from .messages import FromSupervisor, Spec, ToSupervisor
 
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -91,13 +92,13 @@ class Channel:
         self.decoder = channel.Decoder()
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: FromSupervisor) -> None:
         try:
             self.sock.sendall(channel.encode(message))
         except OSError:
             self.closed = True
 
-    def receive(self, timeout: float) -> list[dict[str, Any]]:
+    def receive(self, timeout: float) -> list[ToSupervisor]:
         """Messages that arrived within ``timeout``; sets ``closed`` at end of file."""
         if self.closed or not select.select([self.sock], [], [], timeout)[0]:
             return []
@@ -108,10 +109,10 @@ class Channel:
         if not data:
             self.closed = True
             return []
-        return self.decoder.feed(data)
+        return cast(list[ToSupervisor], self.decoder.feed(data))
 
 
-def abandon(spec: dict[str, Any], ended: dict[int, int], init: int | None) -> NoReturn:
+def abandon(spec: Spec, ended: dict[int, int], init: int | None) -> NoReturn:
     """The runner is gone: kill the run, remove its folder and, if it is the last, the session's."""
     kill_all(ended, init)
     shutil.rmtree(spec["run_dir"], ignore_errors=True)
@@ -122,20 +123,20 @@ def abandon(spec: dict[str, Any], ended: dict[int, int], init: int | None) -> No
     os._exit(0)
 
 
-def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) -> NoReturn:
+def supervise(channel: Channel, spec: Spec, start: Callable[[], int]) -> NoReturn:
     """Run the snippet started by ``start()`` to its end or to the runner's kill, then report."""
     become_subreaper()
     refused = pidns.enter() if spec.get("contain") else "not asked"
     if refused is None:
         namespace = pidns.start_init(start, drop=channel.sock)
-        for fd in (spec.get("fds") or {}).values():  # the snippet's streams are its own now
+        for fd in streams_of(spec):  # the snippet's streams are its own now
             _close(fd)
         pid, init, root = namespace.pid, namespace.pid, namespace.pid
     else:
         namespace, pid, init, root = None, start(), None, os.getpid()
     channel.send({"started": pid, "supervisor": os.getpid()})
     ended: dict[int, int] = {}
-    limits = spec.get("limits") or {}
+    limits = spec.get("limits")
     polls = 0
     while pid not in ended:
         for message in channel.receive(0.05):
@@ -163,6 +164,12 @@ def supervise(channel: Channel, spec: dict[str, Any], start: Callable[[], int]) 
     os._exit(0)
 
 
+def streams_of(spec: Spec) -> tuple[int, ...]:
+    """The descriptors a supervisor holds for the snippet's stdout and stderr (none before they are passed)."""
+    fds = spec.get("fds")
+    return (fds["stdout"], fds["stderr"]) if fds else ()
+
+
 def _close(fd: int) -> None:
     try:
         os.close(fd)
@@ -170,7 +177,7 @@ def _close(fd: int) -> None:
         pass
 
 
-def start_fresh(spec: dict[str, Any]) -> int:
+def start_fresh(spec: Spec) -> int:
     """A new interpreter for the snippet, in a process group of its own."""
     pid = os.fork()
     if pid == 0:
@@ -183,13 +190,13 @@ def start_fresh(spec: dict[str, Any]) -> int:
     return pid
 
 
-def attach(spec: dict[str, Any]) -> None:
+def attach(spec: Spec) -> None:
     """Give the snippet's process its streams and working folder."""
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(spec["fds"]["stdout"], 1)
     os.dup2(spec["fds"]["stderr"], 2)
-    for fd in (devnull, *spec["fds"].values()):
+    for fd in (devnull, *streams_of(spec)):
         if fd > 2:
             os.close(fd)
     os.chdir(spec["cwd"])
@@ -210,7 +217,7 @@ def main() -> NoReturn:
         watch(sys.argv[2])
     channel = Channel(socket.socket(fileno=int(sys.argv[1])))
     os.set_inheritable(channel.sock.fileno(), False)  # the snippet must not hold the runner's socket
-    messages: list[dict[str, Any]] = []
+    messages: list[ToSupervisor] = []
     while not messages and not channel.closed:
         messages = channel.receive(5.0)
     if channel.closed:
@@ -219,7 +226,7 @@ def main() -> NoReturn:
 
     def start() -> int:
         pid = start_fresh(spec)
-        for fd in spec["fds"].values():
+        for fd in streams_of(spec):
             os.close(fd)
         return pid
 

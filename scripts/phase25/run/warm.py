@@ -30,9 +30,10 @@ import os
 import select
 import socket
 import sys
-from typing import Any, NoReturn
+from typing import NoReturn, cast
 
 from . import bootstrap, supervise
+from .messages import Spec, ToSupervisor, WarmHello
 
 FLAVOURS = {"torch": ("torch",), "compiler": ("torch", "torch._dynamo", "torch._inductor.compile_fx")}
 
@@ -63,7 +64,7 @@ def serve(control: socket.socket) -> NoReturn:
         message, fds, _, _ = socket.recv_fds(control, 1 << 20, 3)
         if not message:
             _leave(control)
-        spec = json.loads(message)["spec"]
+        spec = cast(ToSupervisor, json.loads(message))["spec"]
         if os.fork() == 0:
             control.close()
             os.setsid()
@@ -72,7 +73,7 @@ def serve(control: socket.socket) -> NoReturn:
             os.close(fd)
 
 
-def _run(spec: dict[str, Any], fds: list[int]) -> NoReturn:
+def _run(spec: Spec, fds: list[int]) -> NoReturn:
     """In the forked supervisor: fork the snippet's process and watch it."""
     run_socket, stdout, stderr = fds
     spec["fds"] = {"stdout": stdout, "stderr": stderr}
@@ -118,7 +119,8 @@ def main() -> NoReturn:
         probe_vector_isa()
     from .bootstrap import can_relog
 
-    control.send(json.dumps({"threads": threads(), "flavour": sys.argv[2], "relog": can_relog()}).encode())
+    hello: WarmHello = {"threads": threads(), "flavour": sys.argv[2], "relog": can_relog()}
+    control.send(json.dumps(hello).encode())
     serve(control)
 
 
