@@ -59,7 +59,11 @@ def start_labs(scratch: Path) -> dict[str, subprocess.Popen]:
         data = json.loads(notebook.read_text(encoding="utf-8"))
         data["cells"].append(CHECK)
         notebook.write_text(json.dumps(data), encoding="utf-8")
-        run_env = {**env, "TORCHINDUCTOR_CACHE_DIR": str(folder.parent / "inductor")}
+        run_env = {
+            **env,
+            "TORCHINDUCTOR_CACHE_DIR": str(folder.parent / "inductor"),
+            "TRITON_CACHE_DIR": str(folder.parent / "triton"),
+        }
         started[lab.notebook.stem] = subprocess.Popen(
             [*NICE, sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
             cwd=folder,

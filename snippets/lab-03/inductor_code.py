@@ -103,3 +103,52 @@ for raw in call.splitlines():
     line = raw.strip()
     if line.startswith(("buf", "del ")) or re.search(r"cpp_fused\w+\(|extern_kernels\.\w+\(", line):
         print("   ", line[:100])
+
+# %% triton
+# On a GPU, Inductor's kernels are Triton kernels, compiled by triton.compile; it compiles for an H200 here.
+import os
+import subprocess
+import tempfile
+
+os.environ["TRITON_DEFAULT_FP_FUSION"] = "1"  # triton 3.9's default, said aloud (3.10 turns it off)
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.backends.nvidia import compiler as nvidia
+from triton.compiler import ASTSource
+
+
+@triton.jit
+def softmax_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    """One program per row of scores: the softmax of section 1, written by hand."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=float("-inf"))
+    e = tl.exp(x - tl.max(x, 0))
+    tl.store(y_ptr + row * n_cols + cols, e / tl.sum(e, 0), mask=cols < n_cols)
+
+
+def for_h200(BLOCK, num_warps):
+    """Compile for compute capability 9.0: no GPU is needed to compile, only to run."""
+    signature = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n_cols": "i32", "BLOCK": "constexpr"}
+    source = ASTSource(fn=softmax_rows, signature=signature, constexprs={"BLOCK": BLOCK})
+    return triton.compile(source, target=GPUTarget("cuda", 90, 32), options={"num_warps": num_warps})
+
+
+def usage(kernel):
+    """Registers per thread and shared memory, read from the cubin by the cuobjdump the triton wheel ships."""
+    tool = os.path.join(os.path.dirname(nvidia.__file__), "bin", "cuobjdump")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as cubin:
+        cubin.write(kernel.asm["cubin"])
+        cubin.flush()
+        said = subprocess.run([tool, "-res-usage", cubin.name], capture_output=True, text=True, check=True).stdout
+    return re.search(r"REG:(\d+) STACK:\d+ SHARED:(\d+)", said).groups()
+
+
+# Exercise: add rows to this table (another BLOCK, num_warps from 1 to 16) and read what each changes.
+print("BLOCK | num_warps | threads (PTX .reqntid) | registers per thread | shared memory (bytes)")
+for BLOCK, num_warps in ((1024, 1), (1024, 4), (1024, 8), (2048, 4)):
+    kernel = for_h200(BLOCK, num_warps)
+    threads = re.search(r"\.reqntid (\d+)", kernel.asm["ptx"]).group(1)
+    registers, shared = usage(kernel)
+    print(f"{BLOCK:>5} | {num_warps:>9} | {threads:>22} | {registers:>20} | {shared:>21}")
