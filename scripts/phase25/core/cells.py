@@ -4,6 +4,10 @@ A lab snippet (header ``cells = true``) is cut into cells by ``# %% <cell-id>``
 lines. The runner executes it once, in one namespace, and writes a marker line
 on stdout and stderr before each cell, so the recorded output can be split per
 cell when the notebook is built.
+
+Structure must not travel in-band where a snippet could forge it: during a run the
+marker carries the run's tag, a secret the runner made for that run and the snippet
+does not see (see :func:`seal`); the record keeps the plain marker.
 """
 
 from __future__ import annotations
@@ -14,9 +18,30 @@ CELL = re.compile(r"^# %%[ \t]*(?P<id>[\w-]*)[ \t]*$", re.MULTILINE)
 _MARKER = re.compile(r"^##phase25-cell (?P<id>[\w-]+)##\n?", re.MULTILINE)
 
 
-def marker(cell_id: str) -> str:
-    """The line written on both streams before a cell runs."""
-    return f"##phase25-cell {cell_id}##\n"
+_SHAPE = "##phase25-cell"  # any line that starts so is the runner's, or forged
+
+
+class Forged(ValueError):
+    """A run printed a line in the shape of the runner's own structure."""
+
+
+def marker(cell_id: str, tag: str | None = None) -> str:
+    """The line before a cell: with the run's ``tag`` on the run's streams, without it in a record."""
+    return f"{_SHAPE} {tag} {cell_id}##\n" if tag else f"{_SHAPE} {cell_id}##\n"
+
+
+def seal(text: str, tag: str) -> str:
+    """A run's stream with its tagged markers made plain; :class:`Forged` names the first line in their shape
+    that the run's tag did not write (a cell that printed a marker, or half of one)."""
+    tagged = re.compile(rf"^{_SHAPE} {re.escape(tag)} (?P<id>[\w-]+)##$")
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if line.startswith(_SHAPE):
+            found = tagged.match(line)
+            if found is None:
+                raise Forged(f"line {number} has the shape of a cell marker, the runner's alone: {line[:80]!r}")
+            lines[number - 1] = marker(found.group("id")).rstrip("\n")
+    return "\n".join(lines)
 
 
 def spans(code: str) -> list[tuple[str, int, int]]:

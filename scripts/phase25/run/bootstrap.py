@@ -53,7 +53,7 @@ def _print_clean_traceback(exc: BaseException) -> None:
     sys.stderr.write("".join(report.format()))
 
 
-def _run_cells(path: str) -> None:
+def _run_cells(path: str, tag: str) -> None:
     """Run a lab cell by cell in one namespace, marking where each cell's output starts.
 
     Each cell is compiled with its real line numbers, so tracebacks point into the file.
@@ -62,7 +62,7 @@ def _run_cells(path: str) -> None:
     namespace = {"__name__": "__main__", "__file__": path}
     for cell_id, start, end in cells.spans(source):
         for stream in (sys.stdout, sys.stderr):
-            stream.write(cells.marker(cell_id))
+            stream.write(cells.marker(cell_id, tag))
             stream.flush()
         code = "\n" * source.count("\n", 0, start) + source[start:end]
         exec(compile(code, path, "exec"), namespace)
@@ -140,6 +140,7 @@ def hide_host_toolkit() -> None:
 
 def execute(run: dict[str, Any]) -> int:
     """Run the snippet (every rank of it, for ``ranks = N``); write the result file; return the exit status."""
+    os.environ.pop("PHASE25_RUN", None)  # its tag marks the run's structure: the snippet's code must not read it
     hide_host_toolkit()
     if int(run.get("ranks", 1)) > 1:
         return ranks.launch(run, execute)
@@ -151,7 +152,7 @@ def execute(run: dict[str, Any]) -> int:
     code = 0
     try:
         if run["cells"]:
-            _run_cells(run["snippet"])
+            _run_cells(run["snippet"], run["tag"])
         else:
             runpy.run_path(run["snippet"], run_name="__main__")
     except SystemExit as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -71,6 +72,7 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[Spec, dict[str, str
         "device": device,
         "cells": snippet.header.cells,
         "scripts": scripts,
+        "tag": secrets.token_hex(8),  # marks cells and ranks on the run's streams (cells.seal, ranks.split)
     }
     if snippet.header.ranks > 1:  # torchrun's contract: rank 0 listens on MASTER_ADDR:MASTER_PORT
         description["ranks"] = snippet.header.ranks
@@ -118,6 +120,7 @@ def run_one(
             return None
         limit = snippet.header.timeout * session.timeout_factor
         mode = "warm" if link.warm else "fresh"
-        return make_record.make(snippet, device, layout, run, ended, commit=commit, mode=mode, limit=limit)
+        tag = json.loads(spec["env"]["PHASE25_RUN"])["tag"]
+        return make_record.make(snippet, device, layout, run, ended, commit=commit, mode=mode, limit=limit, tag=tag)
     finally:
         shutil.rmtree(run, ignore_errors=True)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..core import environment, limits, normalize, records
+from ..core import cells, environment, limits, normalize, records
 from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
@@ -137,13 +137,17 @@ def _verdict(
 
 
 def _streams(
-    snippet: Snippet, ended: Ended, result: dict, ctx: normalize.Context
+    snippet: Snippet, ended: Ended, result: dict, ctx: normalize.Context, tag: str
 ) -> tuple[str, str, list[dict[str, Any]]]:
-    """The launcher's own stdout and stderr, and each rank's lines apart (see run/ranks.py)."""
+    """The launcher's own stdout and stderr, and each rank's lines apart (see run/ranks.py), the run's tagged
+    structure made plain; :class:`cells.Forged` when the run printed a line in its shape."""
+    out, err = ended.stdout, ended.stderr
+    if snippet.header.cells:
+        out, err = cells.seal(out, tag), cells.seal(err, tag)
     if snippet.header.ranks <= 1:
-        return ended.stdout, ended.stderr, []
-    stdout, outs = ranks.split(ended.stdout, snippet.header.ranks)
-    stderr, errs = ranks.split(ended.stderr, snippet.header.ranks)
+        return out, err, []
+    stdout, outs = ranks.split(out, snippet.header.ranks, tag)
+    stderr, errs = ranks.split(err, snippet.header.ranks, tag)
     counted = [r.get("collectives", {}) for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
     per_rank = [
         {"stdout": normalize.normalize(o, ctx), "stderr": normalize.normalize(e, ctx), "collectives": c}
@@ -162,6 +166,7 @@ def make(
     commit: str | None,
     mode: str,
     limit: float,
+    tag: str,
 ) -> Record:
     """The record of a run that ended (or was killed at its deadline)."""
     try:
@@ -173,7 +178,11 @@ def make(
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
     verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx)
-    stdout, stderr, per_rank = _streams(snippet, ended, result, ctx)
+    try:
+        stdout, stderr, per_rank = _streams(snippet, ended, result, ctx, tag)
+    except cells.Forged as forged:  # nothing of the forged structure is kept: the run failed, and says where
+        stdout, stderr, per_rank = "", "", []
+        verdict = _Verdict("failed", f"its output was refused: {forged}")
     keep_error = error and snippet.header.expect_error and verdict.status == "ok"
     made = Record(
         snippet=snippet.id,

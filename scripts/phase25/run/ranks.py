@@ -24,8 +24,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-PREFIX = "⟪phase25 rank {rank}⟫ "
-_PREFIXED = re.compile(r"^⟪phase25 rank (?P<rank>\d+)⟫ (?P<line>.*)$")
+from ..core.cells import Forged
+
+PREFIX = "⟪phase25 rank {tag} {rank}⟫ "  # the run's tag: a secret of the runner's the snippet does not see
+_SHAPE = "⟪phase25 rank"  # a line that starts so and holds another tag was forged by the run
 COLLECTIVES = (
     "all_reduce",
     "all_gather",
@@ -87,14 +89,18 @@ def count_collectives() -> None:
                 setattr(module, name, counted)
 
 
-def split(text: str, ranks: int) -> tuple[str, list[str]]:
-    """A launcher's stream as (its own lines, each rank's lines)."""
+def split(text: str, ranks: int, tag: str) -> tuple[str, list[str]]:
+    """A launcher's stream as (its own lines, each rank's lines); :class:`cells.Forged` names the first line in
+    the shape of a rank's prefix that the run's tag did not write (a snippet that printed one)."""
+    prefixed = re.compile(rf"^{_SHAPE} {re.escape(tag)} (?P<rank>\d+)⟫ (?P<line>.*)$")
     own: list[str] = []
     per_rank: list[list[str]] = [[] for _ in range(ranks)]
-    for line in text.split("\n"):
-        found = _PREFIXED.match(line)
+    for number, line in enumerate(text.split("\n"), 1):
+        found = prefixed.match(line)
         if found and int(found.group("rank")) < ranks:
             per_rank[int(found.group("rank"))].append(found.group("line"))
+        elif line.startswith(_SHAPE):
+            raise Forged(f"line {number} has the shape of a rank's prefix, which only the runner writes: {line[:80]!r}")
         else:
             own.append(line)
     return "\n".join(own), ["\n".join(lines) + ("\n" if lines else "") for lines in per_rank]
@@ -136,7 +142,7 @@ def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], i
     return pid, out_r, err_r
 
 
-def _relay(pipes: dict[int, tuple[int, Any]]) -> None:
+def _relay(pipes: dict[int, tuple[int, Any]], tag: str) -> None:
     """Copy every rank's lines to the launcher's streams, each behind its rank's marker, until all close."""
     selector = selectors.DefaultSelector()
     partial: dict[int, bytes] = {}
@@ -153,7 +159,7 @@ def _relay(pipes: dict[int, tuple[int, Any]]) -> None:
                 selector.unregister(key.fd)
                 os.close(key.fd)
                 lines = [line for line in lines if line]
-            marker = PREFIX.format(rank=rank).encode()
+            marker = PREFIX.format(tag=tag, rank=rank).encode()
             for line in lines:
                 stream.write(marker + line + b"\n")
             stream.flush()
@@ -169,7 +175,7 @@ def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int
     pipes = {}
     for rank, (_, out, err) in enumerate(started):
         pipes[out], pipes[err] = (rank, sys.stdout.buffer), (rank, sys.stderr.buffer)
-    _relay(pipes)
+    _relay(pipes, run["tag"])
     codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid, _, _ in started]
     results = []
     for rank in range(ranks):
