@@ -115,7 +115,14 @@ class _Verdict:
 
 
 def _verdict(
-    snippet: Snippet, run: Path, ended: Ended, error: dict[str, Any] | None, *, limit: float, ctx: normalize.Context
+    snippet: Snippet,
+    run: Path,
+    ended: Ended,
+    error: dict[str, Any] | None,
+    *,
+    limit: float,
+    ctx: normalize.Context,
+    lost: dict[str, Any] | None = None,
 ) -> _Verdict:
     """How the run ended, with the files it declared; a missing or oversized file fails an ok run."""
     every = f"{ended.survivors} of its processes could not be killed" if ended.survivors else "every process of the run"
@@ -125,7 +132,12 @@ def _verdict(
         return _Verdict("failed", f"stopped: {ended.limit} ({every} was killed)")
     if ended.survivors:
         return _Verdict("failed", f"{ended.survivors} processes it started could not be killed")
-    verdict = _Verdict(*status_of(snippet, ended.status if ended.status is not None else -9, error))
+    code = lost["exit_code"] if lost else ended.status if ended.status is not None else -9
+    verdict = _Verdict(*status_of(snippet, code, error))
+    if lost and verdict.status == "failed":  # a multi-rank run: which rank ended it, how, and whom it stopped
+        stopped = ", ".join(map(str, lost["stopped"]))
+        also = f"; the launcher stopped rank(s) {stopped} at once" if stopped else ""
+        verdict.diagnosis = f"rank {lost['rank']} {verdict.diagnosis}{also}"
     verdict.artifacts, problems = collect_files(run / "work", snippet.header.artifacts, ctx)
     verdict.published, more = collect_files(run / "work", snippet.header.publish, ctx)
     problems += more
@@ -177,7 +189,7 @@ def make(
     error = result.get("error")
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
-    verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx)
+    verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx, lost=result.get("lost"))
     try:
         stdout, stderr, per_rank = _streams(snippet, ended, result, ctx, tag)
     except cells.Forged as forged:  # nothing of the forged structure is kept: the run failed, and says where

@@ -15,11 +15,14 @@ Standard library only here; torch is imported in the rank's process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import selectors
+import signal
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -142,15 +145,27 @@ def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], i
     return pid, out_r, err_r
 
 
-def _relay(pipes: dict[int, tuple[int, Any]], tag: str) -> None:
-    """Copy every rank's lines to the launcher's streams, each behind its rank's marker, until all close."""
+LOST_GRACE = 2.0  # seconds the launcher keeps reading after it stopped the ranks a lost rank left waiting
+
+
+def _relay(
+    pipes: dict[int, tuple[int, Any]], tag: str, pids: dict[int, int]
+) -> tuple[dict[int, int], int | None, list[int]]:
+    """Copy every rank's lines to the launcher's streams, each behind its rank's marker, until all close; watch
+    the ranks (``pids``: rank -> PID) meanwhile. The first rank that ends with a non-zero status is *lost*: the
+    others are killed at once (a collective would wait for it until the run's timeout). Returns every rank's
+    exit status, the lost rank and the ranks it made the launcher stop."""
     selector = selectors.DefaultSelector()
     partial: dict[int, bytes] = {}
     for fd in pipes:
         selector.register(fd, selectors.EVENT_READ)
         partial[fd] = b""
-    while selector.get_map():
-        for key, _ in selector.select():
+    ended: dict[int, int] = {}
+    lost: int | None = None
+    stopped: list[int] = []
+    stop_at = float("inf")
+    while selector.get_map() and time.monotonic() < stop_at:
+        for key, _ in selector.select(timeout=0.1):
             rank, stream = pipes[key.fd]
             data = os.read(key.fd, 65536)
             lines = (partial[key.fd] + data).split(b"\n")
@@ -163,6 +178,21 @@ def _relay(pipes: dict[int, tuple[int, Any]], tag: str) -> None:
             for line in lines:
                 stream.write(marker + line + b"\n")
             stream.flush()
+        for rank, pid in pids.items():
+            if rank not in ended and (status := os.waitpid(pid, os.WNOHANG))[0]:
+                ended[rank] = os.waitstatus_to_exitcode(status[1])
+                if ended[rank] != 0 and lost is None:
+                    lost, stop_at = rank, time.monotonic() + LOST_GRACE
+                    for other, other_pid in pids.items():
+                        if other not in ended:
+                            stopped.append(other)
+                            with contextlib.suppress(ProcessLookupError):
+                                os.kill(other_pid, signal.SIGKILL)
+    selector.close()
+    for rank, pid in pids.items():
+        if rank not in ended:
+            ended[rank] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return ended, lost, stopped
 
 
 def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int:
@@ -175,8 +205,8 @@ def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int
     pipes = {}
     for rank, (_, out, err) in enumerate(started):
         pipes[out], pipes[err] = (rank, sys.stdout.buffer), (rank, sys.stderr.buffer)
-    _relay(pipes, run["tag"])
-    codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid, _, _ in started]
+    ended, lost, stopped = _relay(pipes, run["tag"], {rank: pid for rank, (pid, _, _) in enumerate(started)})
+    codes = [ended[rank] for rank in range(ranks)]
     results = []
     for rank in range(ranks):
         try:
@@ -184,14 +214,15 @@ def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int
                 results.append(json.load(handle))
         except (OSError, ValueError):
             results.append({"error": None, "exit_code": codes[rank]})
-    failed = next((r for r in results if r.get("error")), None)
-    code = next((c for c in codes if c != 0), 0)
+    failed = results[lost] if lost is not None else next((r for r in results if r.get("error")), None)
+    code = codes[lost] if lost is not None else next((c for c in codes if c != 0), 0)
     with open(run["result"], "w", encoding="utf-8") as handle:
         json.dump(
             {
                 **results[0],
-                "error": failed and failed["error"],
+                "error": failed and failed.get("error"),
                 "exit_code": code,
+                "lost": None if lost is None else {"rank": lost, "exit_code": codes[lost], "stopped": stopped},
                 "warnings": [w for r in results for w in r.get("warnings", [])],
                 "ranks": [
                     {"exit_code": c, "collectives": r.get("collectives", {})}
