@@ -77,6 +77,12 @@ class Expanding:
             pass
         return self.position
 
+    def write(self, data: bytes) -> int:
+        raise OSError("an archive being unpacked is read, never written")
+
+    def close(self) -> None:
+        self.gz.close()
+
     def finish(self) -> None:
         """tarfile stopped at a block: the end marker, followed by nothing but zeros, or the archive is refused."""
         if self.last != _END:
@@ -110,7 +116,7 @@ def _members(archive: Path) -> Iterator[tuple[str, bytearray]]:
             raise SourceError(str(archive), "is not a file")
         with archive.open("rb") as raw:
             stream = Expanding(archive, raw)
-            with tarfile.TarFile(fileobj=stream, mode="r") as tar:  # type: ignore[call-overload]
+            with tarfile.TarFile(fileobj=stream, mode="r") as tar:
                 for count, member in enumerate(tar, 1):
                     if count > limits.MAX_ARCHIVE_MEMBERS:
                         raise stream.refuse(f"more than {limits.MAX_ARCHIVE_MEMBERS} members")
