@@ -254,7 +254,9 @@ def write_raw(path: Path, data: bytes) -> Path:
         lambda p: write_raw(p / "text.tar.gz", b"not an archive\n"),
         lambda p: write_raw(p / "text.tar.gz", gzip.compress(b"a gzip, but of no tar\n" * 100)),
         lambda p: write_raw(p / "plain.tar.gz", member(NAME, b"{}") + END),
-        lambda p: write_raw(p / "cut.tar.gz", write(p / "w.tar.gz", [member(NAME, b"{}" * 5000), END]).read_bytes()[:300]),
+        lambda p: write_raw(
+            p / "cut.tar.gz", write(p / "w.tar.gz", [member(NAME, b"{}" * 5000), END]).read_bytes()[:300]
+        ),
         _corrupt,
         lambda p: p,
         lambda p: p / "missing.tar.gz",
@@ -263,3 +265,45 @@ def write_raw(path: Path, data: bytes) -> Path:
 )
 def test_what_is_no_readable_tar_gz_is_one_line(toy, tmp_path, capsys, make):
     refused(toy, make(tmp_path), capsys)
+
+
+# -- the downloads the site builds for readers hold nothing from outside the repository ------------------------------
+
+
+def test_a_helper_that_links_out_of_the_repository_never_reaches_a_reproduce_kit(toy, tmp_path):
+    """A `_helper.py` beside the snippets, linked to a file outside: the kit carried that file to every reader."""
+    from phase25.site import reproduce_kit
+
+    toy.add("page/a", "print(1)\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET")
+    (toy.root / "snippets" / "page" / "_helper.py").symlink_to(secret)
+    with pytest.raises(SourceError, match=r"_helper\.py: is a link to a file outside"):
+        reproduce_kit.kit(Catalog(toy.layout), "page")
+
+
+def test_a_record_that_links_out_of_the_repository_never_reaches_a_reproduce_kit(toy, tmp_path):
+    from phase25.site import reproduce_kit
+
+    toy.add("page/a", "print(1)\n")
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"secret": true}')
+    (toy.root / "records" / "page").mkdir(parents=True)
+    (toy.root / "records" / "page" / "a.cpu.json").symlink_to(secret)
+    with pytest.raises(SourceError, match="is a link to a file outside"):
+        reproduce_kit.kit(Catalog(toy.layout), "page")
+
+
+def test_what_a_download_may_hold_is_read_only_inside_its_root(tmp_path):
+    """The one check both downloads (the lab zip, the reproduce kit) read their files through."""
+    from phase25.core.names import read_inside
+
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "lab.ipynb").write_text("{}")
+    (root / "docs" / "inner.ipynb").symlink_to(root / "docs" / "lab.ipynb")
+    (tmp_path / "outside.ipynb").write_text("SECRET")
+    (root / "docs" / "outer.ipynb").symlink_to(tmp_path / "outside.ipynb")
+    assert read_inside(root / "docs" / "inner.ipynb", root) == b"{}"
+    with pytest.raises(SourceError, match=r"outer\.ipynb: is a link to a file outside"):
+        read_inside(root / "docs" / "outer.ipynb", root)
