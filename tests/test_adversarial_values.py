@@ -182,3 +182,19 @@ def test_a_page_to_stamp_outside_the_spanish_pages_is_refused_and_nothing_writte
     assert cli.main(["--root", str(toy.root), "translations", "stamp", page]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert {p: p.stat().st_mtime_ns for p in toy.root.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize(
+    "name", ["x\nerror: forged.cpu.json", "page/a.cpu.json\n.json", "a.cpu.json", "page/sub/a.cpu.json", "page/a.json"]
+)
+def test_a_file_in_a_shard_is_named_like_a_record_or_quoted_in_one_line(toy, tmp_path, capsys, name):
+    """A shard's folder is an artifact another machine uploaded: a file named with a newline split the error
+    into a second line of its own words ("error: forged")."""
+    toy.add("page/a", "print(1)\n")
+    shard = tmp_path / "shard"
+    (shard / name).parent.mkdir(parents=True, exist_ok=True)
+    (shard / name).write_text("{}")
+    assert cli.main(["--root", str(toy.root), "merge", str(shard), "--into", str(tmp_path / "into")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{name!r} is not a record's name" in err, err
+    assert not (tmp_path / "into").exists()
