@@ -1,11 +1,20 @@
 # One entry point per task; each recipe is one `python -m phase25` command (see README).
 # `make site` builds everything from a fresh clone; `make test` runs every test (what CI runs, through .ci/run).
+#
+# A value given to a target (TORCH=, SHARD=, JOBS=, PAGE=, ... on the command line or in the environment, as the
+# workflows give theirs) is data, never shell: it reaches each recipe in its environment and the recipe reads it
+# quoted (written "$${TORCH}" here), never spliced into the recipe's text, where the shell would run what it
+# holds; SHARDS, a list, becomes one single-quoted word per folder. A value typed on make's own command line is
+# still expanded by make itself ($(shell ...) included): whoever types it runs it. The workflows pass theirs in
+# the environment, which make leaves as it is. tests/test_adversarial_values.py tries each. PYTHON is no value but
+# the program to run: whoever sets it chooses what runs.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-JOBS   ?= $(shell nproc)
+NPROC  := $(shell nproc)
 P25    := $(BIN)/python -m phase25
 override UV := 0.9.9  # the installer setup uses, pinned like everything else (not a make variable to set)
+shards  = $(foreach w,$(value SHARDS),'$(subst ','\'',$(w))')
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
@@ -45,7 +54,7 @@ check: setup  ## the fast loop (about 30 s): lint, format, types, and every test
 	$(BIN)/ruff check scripts tests snippets
 	$(BIN)/ruff format --check scripts tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(JOBS) -m "not slow and not browser"
+	$(BIN)/python -m pytest -q -n "$${JOBS:-$(NPROC)}" -m "not slow and not browser"
 
 lint: setup  ## ruff only
 	$(BIN)/ruff check scripts tests snippets
@@ -66,64 +75,64 @@ labs: setup  ## regenerate the lab notebooks from their code, prose and records
 	$(P25) labs build
 
 records: setup  ## re-execute every CPU snippet in fresh interpreters, rewrite its record and the lab notebooks
-	$(P25) update -j$(JOBS)
+	$(P25) update -j "$${JOBS:-$(NPROC)}"
 	$(P25) labs build
 
 check-records: setup  ## re-execute CPU snippets into a scratch folder; print each mismatch as a diff
-	$(P25) check -j$(JOBS)
+	$(P25) check -j "$${JOBS:-$(NPROC)}"
 
 report: setup  ## every (snippet, device) and the state of its record; non-zero if one is a problem
 	$(P25) report
 
 gpu-records:  ## on a CUDA machine (Python and torch only, no venv): capture the stale CUDA records
-	PYTHONPATH=scripts $(PYTHON) -m phase25 run --device cuda --require-device cuda -j$(JOBS)
+	PYTHONPATH=scripts $(PYTHON) -m phase25 run --device cuda --require-device cuda -j "$${JOBS:-$(NPROC)}"
 
 unpack: setup  ## back here: check a capture's archive (ARCHIVE=cuda-records.tar.gz) record by record, then write it
-	$(P25) unpack $(or $(ARCHIVE),cuda-records.tar.gz)
+	$(P25) unpack "$${ARCHIVE:-cuda-records.tar.gz}"
 
 gpu-capture:  ## on a CUDA machine: capture into cuda-records.tar.gz (FORCE=1: every CUDA record)
-	FORCE=$(FORCE) bash scripts/capture_gpu.sh cuda-records.tar.gz
+	bash scripts/capture_gpu.sh cuda-records.tar.gz
 
 torch-release: setup  ## the torch release to measure (VERSION=, default the newest) and whether it is newer
-	@$(P25) upgrade latest $(VERSION)
+	@$(P25) upgrade latest "$${VERSION}"
 
 upgrade: setup  ## carry torch TORCH=X.Y.Z through: pin, setup, every CPU record re-made, drift page, review list
-	$(P25) upgrade pin $(TORCH)
+	$(P25) upgrade pin "$${TORCH}"
 	$(MAKE) setup
-	$(P25) update -j$(JOBS)
+	$(P25) update -j "$${JOBS:-$(NPROC)}"
 	$(P25) labs build
-	$(P25) upgrade review $(TORCH)
+	$(P25) upgrade review "$${TORCH}"
 
 upgrade-shards: setup  ## the same from a drift run's shards (SHARDS="dir ..."): their records become records/
-	$(P25) upgrade pin $(TORCH)
-	$(P25) merge $(SHARDS)
+	$(P25) upgrade pin "$${TORCH}"
+	$(P25) merge $(shards)
 	$(MAKE) setup
 	$(P25) labs build
-	$(P25) upgrade review $(TORCH)
+	$(P25) upgrade review "$${TORCH}"
 
 drift: setup  ## run every CPU snippet under torch TORCH=X.Y.Z; write the drift report and its pages
-	$(P25) upgrade drift $(TORCH) -j$(JOBS)
+	$(P25) upgrade drift "$${TORCH}" -j "$${JOBS:-$(NPROC)}"
 
 drift-shard: setup  ## one machine's share (SHARD=i/n) of the drift run under TORCH=X.Y.Z (a CI matrix job)
-	$(P25) upgrade shard $(TORCH) --shard $(SHARD) -j$(JOBS)
+	$(P25) upgrade shard "$${TORCH}" --shard "$${SHARD}" -j "$${JOBS:-$(NPROC)}"
 
 drift-report: setup  ## merge the shards' records (SHARDS="dir ...", each run once) and write the drift report
-	$(P25) upgrade report $(TORCH) $(SHARDS)
+	$(P25) upgrade report "$${TORCH}" $(shards)
 
 merge: setup  ## merge records folders of shards (SHARDS="dir ...") into records/: every run once, or nothing
-	$(P25) merge $(SHARDS)
+	$(P25) merge $(shards)
 
 translations: setup  ## parity and freshness of the Spanish pages
 	$(P25) translations check
 
 stamp-translation: setup  ## mark PAGE (docs/es/...) as translating the current English page
-	$(P25) translations stamp $(PAGE)
+	$(P25) translations stamp "$${PAGE}"
 
 engines: setup  ## build the site with MkDocs and with ProperDocs (strict) and compare them page by page
 	$(P25) engines
 
 versions: setup  ## publish this release as latest and the previous one (PREVIOUS=torch-X.Y.Z tag) on gh-pages (mike)
-	$(P25) versions --previous "$(PREVIOUS)"
+	$(P25) versions --previous "$${PREVIOUS}"
 
 bench: setup  ## build and execution figures (numbers to read, not a test)
 	$(P25) bench

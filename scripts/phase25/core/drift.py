@@ -97,11 +97,17 @@ def dumps(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
 
 
+def report_path(root: Path, name: str) -> Path:
+    """Where the report ``name`` lives: a name (``--name``, or made of versions a record states) is checked as a
+    file name of reports/drift/ before it becomes a path, for reading and for writing alike."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,199}", name) or ".." in name:
+        raise ValueError(f"{name!r} is not the name of a drift report (a file name in {REPORTS}/, no folders)")
+    return root / REPORTS / f"{name}.json"
+
+
 def load(root: Path, name: str) -> dict[str, Any]:
     """A committed report by name; a name is a file name of reports/drift/, never a path."""
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", name) or ".." in name:
-        raise ValueError(f"{name!r} is not the name of a drift report (a file name in {REPORTS}/, no folders)")
-    report = json.loads((root / REPORTS / f"{name}.json").read_text(encoding="utf-8"))
+    report = json.loads(report_path(root, name).read_text(encoding="utf-8"))
     if not isinstance(report, dict):
         raise ValueError(f"{REPORTS}/{name}.json is not a drift report")
     return report

@@ -18,3 +18,7 @@ MAX_PROCESSES = 256  # processes alive at once in one run, its snippet included
 MAX_MEMORY_MB = 8 * 1024  # resident memory of one run, all its processes together
 MAX_RANKS = 8  # ranks of one distributed snippet
 MAX_WARNINGS = 500  # warnings one record lists
+MAX_ARCHIVE_MEMBERS = 1000  # members of a GPU capture's archive, folders included
+MAX_ARCHIVE_BYTES = 256 * 1024 * 1024  # what a capture's archive may expand to, all members together
+MAX_ARCHIVE_RATIO = 100  # how many times its compressed size an archive may expand to, past one record's size
+MAX_ARCHIVE_READ = 1024 * 1024  # one read of an archive's stream: a header (long names included) or a chunk

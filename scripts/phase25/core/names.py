@@ -18,6 +18,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from .errors import SourceError
+
 MAX_NAME = 240  # characters of one relative name; file systems allow 255 bytes per segment
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -51,6 +53,14 @@ def inside(path: Path, root: Path) -> bool:
         return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
     except (OSError, ValueError):
         return False
+
+
+def read_inside(path: Path, root: Path) -> bytes:
+    """The bytes of ``path`` when, every link resolved, it is inside ``root``: what a reader's download may hold
+    (a helper or a notebook that links out of the repository would carry that file to every reader)."""
+    if not inside(path, root):
+        raise SourceError(str(path), f"is a link to a file outside {root}: it cannot go into a download")
+    return path.read_bytes()
 
 
 def regular_files(folder: Path) -> tuple[list[Path], list[Path]]:

@@ -10,7 +10,7 @@ from ..core.paths import Layout
 
 
 def pack(layout: Layout, devices: list[str], archive: Path) -> None:
-    """Every record of these devices, under ``records/`` in a .tar.gz, ready for ``tar xzf`` in a checkout."""
+    """Every record of these devices, under ``records/`` in a .tar.gz, for ``make unpack`` to check and write."""
     archive.parent.mkdir(parents=True, exist_ok=True)
     with tarfile.open(archive, "w:gz") as tar:
         for device in devices:

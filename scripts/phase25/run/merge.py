@@ -9,6 +9,7 @@ written, and the message lists every such run.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..core import records
@@ -18,14 +19,21 @@ from ..core.errors import SourceError
 from ..core.paths import Layout
 from . import plan
 
+# What a record file of a shard is named: <page>/<name>.<device>.json (see core/snippets.py's PAGE and NAME).
+_RECORD = re.compile(r"(?P<id>[a-z0-9][a-z0-9-]*/[A-Za-z][A-Za-z0-9_]*)\.(?P<device>[a-z]+)\.json")
 
-def _found(folder: Path, layout: Layout) -> dict[str, Path]:
-    """Each record file of a shard's folder, by its job key, read without following links."""
+
+def _found(folder: Path, problems: list[str]) -> dict[str, Path]:
+    """Each record file of a shard's folder, by its job key, read without following links; a file named
+    otherwise (a shard's folder is an artifact another machine uploaded) is a problem, its name quoted."""
     found = {}
     for path in sorted(folder.rglob("*.json")):
         name = path.relative_to(folder).as_posix()
-        snippet_id, _, device = name.removesuffix(".json").rpartition(".")
-        found[f"{snippet_id} ({device})"] = path
+        match = _RECORD.fullmatch(name)
+        if match is None:
+            problems.append(f"{folder}: {name!r} is not a record's name (<page>/<name>.<device>.json)")
+            continue
+        found[f"{match.group('id')} ({match.group('device')})"] = path
     return found
 
 
@@ -34,10 +42,11 @@ def merge(folders: list[Path], into: Path, layout: Layout, device: str) -> int:
     catalog = Catalog(layout)  # judged on sources and environment only: a drift run uses another torch
     expected = {job.key: job for job in plan.jobs(catalog, [device], force=True)[0]}
     seen: dict[str, list[Path]] = {}
+    strange: list[str] = []
     for folder in folders:
-        for key, path in _found(folder, layout).items():
+        for key, path in _found(folder, strange).items():
             seen.setdefault(key, []).append(path)
-    problems = [f"{key}: in no shard" for key in sorted(set(expected) - set(seen))]
+    problems = strange + [f"{key}: in no shard" for key in sorted(set(expected) - set(seen))]
     problems += [
         f"{key}: in {len(paths)} shards ({', '.join(str(p.parent) for p in paths)})"
         for key, paths in sorted(seen.items())

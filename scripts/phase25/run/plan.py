@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,14 +23,18 @@ class Job:
         return f"{self.snippet.id} ({self.device})"
 
 
+MAX_SHARDS = 256  # machines one run is spread over: each gets a list, and far more shards than runs is a mistake
+
+
 def parse_shard(text: str) -> tuple[int, int]:
-    """``"2/4"`` -> (2, 4); shards are numbered from 1."""
-    try:
-        index, total = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise ValueError(f"--shard takes i/n, e.g. 1/4, not {text!r}") from None
-    if not 1 <= index <= total:
-        raise ValueError(f"--shard {text}: need 1 <= i <= n")
+    """``"2/4"`` -> (2, 4); shards are numbered from 1. ASCII digits only: ``int`` takes fullwidth digits,
+    spaces and underscores, and a shard count of millions would make millions of lists."""
+    match = re.fullmatch(r"([0-9]{1,4})/([0-9]{1,4})", text)
+    if not match:
+        raise ValueError(f"--shard takes i/n, e.g. 1/4, not {text!r}")
+    index, total = int(match.group(1)), int(match.group(2))
+    if not 1 <= index <= total <= MAX_SHARDS:
+        raise ValueError(f"--shard {text}: need 1 <= i <= n <= {MAX_SHARDS}")
     return index, total
 
 

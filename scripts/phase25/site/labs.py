@@ -26,6 +26,7 @@ from pathlib import Path
 from ..core import cells
 from ..core.atomic import write_atomic
 from ..core.catalog import Catalog
+from ..core.names import read_inside
 from ..core.snippets import dependency_files
 from . import directives, page_source, strings
 from .provenance_text import provenance_line
@@ -194,11 +195,12 @@ def bundle(lab: Lab, catalog: Catalog) -> bytes:
     text = lab.source.read_text(encoding="utf-8")
     found = directives.parse(text, str(lab.source))
     used = sorted({(d.arg or "").partition("#")[0] for d in found if d.kind == "cell"})
-    files: dict[str, bytes] = {lab.notebook.name: lab.notebook.read_bytes()}
+    root = catalog.layout.root
+    files: dict[str, bytes] = {lab.notebook.name: read_inside(lab.notebook, root)}
     for snippet_id in used:
         for path in dependency_files(catalog.snippets[snippet_id], catalog.layout):
-            relative = path.relative_to(catalog.layout.root).as_posix()
-            files[relative.removeprefix("scripts/")] = path.read_bytes()
+            relative = path.relative_to(root).as_posix()
+            files[relative.removeprefix("scripts/")] = read_inside(path, root)
     title = page_source.headings(text)[0][1]
     torch = catalog.torch or "?"
     files["README.md"] = README[lab.lang].format(title=title, torch=torch, notebook=lab.notebook.name).encode()

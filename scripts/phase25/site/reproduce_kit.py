@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 
 from ..core import records
 from ..core.catalog import Catalog
+from ..core.names import read_inside
 from ..core.snippets import Snippet, dependency_files
 
 CORE = Path(__file__).resolve().parents[1] / "core"
@@ -63,12 +64,12 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     for snippet in chosen:
         for path in (snippet.path, *dependency_files(snippet, layout)):
-            files[path.relative_to(layout.root).as_posix()] = path.read_bytes()
+            files[path.relative_to(layout.root).as_posix()] = read_inside(path, layout.root)
         record = records.record_path(layout, snippet.id, "cpu")
         if record.is_file():
-            files[f"records/{snippet.id}.cpu.json"] = record.read_bytes()
+            files[f"records/{snippet.id}.cpu.json"] = read_inside(record, layout.root)
     for helper in sorted((layout.snippets / folder).glob("_*.py")):  # helpers a snippet imports by its folder
-        files[f"snippets/{folder}/{helper.name}"] = helper.read_bytes()
+        files[f"snippets/{folder}/{helper.name}"] = read_inside(helper, layout.root)
     files["scripts/phase25/__init__.py"] = (
         b'"""Only the core of the site\'s machinery: enough to reproduce an output."""\n'
     )

@@ -14,8 +14,8 @@ def drift(args: argparse.Namespace, layout: Layout) -> int:
     """Compare a records folder made under another torch with the committed one; write the report."""
     before = Layout(layout.root, layout.snippets, Path(args.before).resolve() if args.before else layout.records)
     after = Layout(layout.root, layout.snippets, Path(args.after).resolve())
+    target = drift_report.report_path(layout.root, args.name)
     report = drift_report.between(before, after)
-    target = layout.root / drift_report.REPORTS / f"{args.name}.json"
     atomic.write_atomic(target, drift_report.dumps(report))
     print(
         f"wrote {target.relative_to(layout.root)}: {drift_report.counts(report)} "

@@ -35,7 +35,8 @@ from ..site import review as prose_review
 from ..site import translations
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch
-_VERSION = re.compile(r"\d+\.\d+\.\d+")  # used with fullmatch: "$" would let a final newline through
+_VERSION = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}")  # fullmatch: "$" would let a newline through, and
+# "\d" a digit of any script (fullwidth, Arabic-Indic, ...)
 
 
 def pinned(root: Path, package: str = "torch") -> str:
@@ -104,7 +105,7 @@ def report(root: Path, version: str, records_folder: Path) -> str:
     """Write the drift report of ``records_folder`` against the committed records, and its pages."""
     name = f"torch-{pinned(root)}-to-{checked(version)}"
     found = drift.between(Layout.of(root), Layout(root, root / "snippets", records_folder))
-    atomic.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(found))
+    atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
     write_pages(root, name, version)
     return name
 
@@ -215,7 +216,7 @@ def review(root: Path, version: str) -> str:
     found = drift.between(Layout(root, layout.snippets, kept), layout)
     before = str(found["a"]["torch"])
     name = f"torch-{before}-to-{version}"
-    atomic.write_atomic(root / drift.REPORTS / f"{name}.json", drift.dumps(found))
+    atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
     write_pages(root, name, version, before)
     checklist = prose_review.write(root, name)
     return f"{name}: {drift.counts(found)}; review {checklist.relative_to(root)}"

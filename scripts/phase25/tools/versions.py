@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,8 @@ from pathlib import Path
 from ..core.catalog import pinned_torch
 
 VERSIONED_CONFIG = "mkdocs.versioned.yml"
+TAG = re.compile(r"torch-[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}")  # a release tag, as `make versions PREVIOUS=` names it
+BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # the branch the versions are committed to
 REDIRECT = (
     '<!DOCTYPE html>\n<html lang="es"><head><meta charset="utf-8"><title>Versión</title>'
     '<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}"></head>'
@@ -81,7 +84,16 @@ def previous_tag(root: Path) -> str:
 def publish(root: Path, previous: str | None = None, branch: str = "gh-pages") -> list[str]:
     """The current tree as ``latest``, the tag ``previous`` beside it; ``latest`` is the default."""
     previous = previous or previous_tag(root)
-    _git(root, "rev-parse", "--verify", f"refs/tags/{previous}")  # a tag, never a branch that moves
+    # Both reach git's command line as arguments: each is checked as a name first (no option, no path, no ref
+    # expression), and a tag that is not there is said in one line.
+    if not TAG.fullmatch(previous):
+        raise ValueError(f"{previous!r} is not a release tag (torch-X.Y.Z)")
+    if not BRANCH.fullmatch(branch) or ".." in branch:
+        raise ValueError(f"{branch!r} is not a branch name to publish to (letters, digits, '.', '_', '-')")
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", f"refs/tags/{previous}")  # a tag, never a branch that moves
+    except subprocess.CalledProcessError:
+        raise ValueError(f"no tag {previous} in {root}: fetch the tags (git fetch --tags)") from None
     published = [deploy(root, branch, ("latest",))]
     with tempfile.TemporaryDirectory(prefix="phase25-version-") as scratch:
         tree = Path(scratch) / "tree"
