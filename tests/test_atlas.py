@@ -36,6 +36,11 @@ def lines(*entries) -> str:
 
 @pytest.fixture
 def atlas_project(toy):
+    return with_an_atlas(toy)
+
+
+def with_an_atlas(toy):
+    """A toy project whose atlas record holds three overloads in two shards, made for the tests."""
     toy.add("atlas/operators", "print('walked')\n", extra='artifacts = ["atlas/*.jsonl"]')
     toy.run()
     record = records.load(toy.layout, "atlas/operators", "cpu")

@@ -25,14 +25,52 @@ DATA = "atlas/"  # the artifacts of the atlas snippet: atlas/<shard>.jsonl
 BACKEND_KEYS = ("CPU", "CUDA", "Meta")
 
 
+COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")
+INDUCTOR = ("lowered", "decomposed", "fallback", "composite", "none")
+# What a page and the detail view read of an overload: its field -> the check it must pass.
+_FIELDS: dict[str, Any] = {
+    "name": lambda v: isinstance(v, str) and "::" in v,
+    "kernels": lambda v: isinstance(v, dict) and all(isinstance(k, str) and isinstance(f, str) for k, f in v.items()),
+    "composite": lambda v: v in COMPOSITES,
+    "inductor": lambda v: v in INDUCTOR,
+    "tags": lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v),
+    "grad_fn": lambda v: v is None or isinstance(v, str),
+}
+
+
+class Refused(ValueError):
+    """A line of the atlas's record that is not an overload as the atlas reads one."""
+
+
 def entries(record: Record) -> dict[str, list[dict[str, Any]]]:
-    """shard -> its overloads, from a record's artifacts (a line that is not JSON is a problem, raised)."""
+    """shard -> its overloads, from a record's artifacts. Every line is checked before use, whatever produced
+    it: :class:`Refused` names the artifact, the line and what is wrong (not JSON, a field missing, of another
+    type, or a value the atlas does not know)."""
     found = {}
     for name, content in sorted(record.artifacts.items()):
         if name.startswith(DATA) and name.endswith(".jsonl"):
             shard = name.removeprefix(DATA).removesuffix(".jsonl")
-            found[shard] = [json.loads(line) for line in content.splitlines() if line.strip()]
+            found[shard] = [
+                _checked(line, f"{name}, line {number}")
+                for number, line in enumerate(content.splitlines(), 1)
+                if line.strip()
+            ]
     return found
+
+
+def _checked(line: str, where: str) -> dict[str, Any]:
+    try:
+        entry = json.loads(line)
+    except ValueError as exc:
+        raise Refused(f"{where} is not JSON ({exc})") from None
+    if not isinstance(entry, dict):
+        raise Refused(f"{where} is not an object")
+    for field, valid in _FIELDS.items():
+        if field not in entry:
+            raise Refused(f"{where} has no {field!r}")
+        if not valid(entry[field]):
+            raise Refused(f"{where}: {field!r} cannot be {str(entry[field])[:60]!r}")
+    return entry
 
 
 def data_url(record: Record, shard: str) -> str:
@@ -95,8 +133,7 @@ def _cuda_line(page: Page, snippet_id: str) -> str:
 
 def _controls(lang: str) -> str:
     kinds = "".join(
-        f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>'
-        for k in ("implicit", "explicit", "explicit-non-functional", "none")
+        f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>' for k in COMPOSITES
     )
     checks = "".join(
         f'<label><input type="checkbox" data-filter="{k}"> {escape(text(lang, "atlas_filter_" + k))}</label>'
@@ -125,8 +162,8 @@ def render(directive: Directive, page: Page) -> Rendered:
     record = standing.record
     try:
         found = entries(record)
-    except ValueError as exc:
-        problem = Problem(directive.line, f"::: atlas {snippet_id}: a line of its record is not JSON: {exc}")
+    except Refused as exc:
+        problem = Problem(directive.line, f"::: atlas {snippet_id}: its CPU record is refused: {exc}")
         return Rendered(admonition("failure", "Atlas", escape(problem.message)), [problem])
     items = "".join(_item(e, shard, page.lang) for shard, group in found.items() for e in group)
     labels = {
