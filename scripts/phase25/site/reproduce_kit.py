@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 
 from ..core import records
 from ..core.catalog import Catalog
+from ..core.names import refuse_links
 from ..core.snippets import Snippet, dependency_files
 
 CORE = Path(__file__).resolve().parents[1] / "core"
@@ -65,6 +66,7 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
         for path in (snippet.path, *dependency_files(snippet, layout)):
             files[path.relative_to(layout.root).as_posix()] = path.read_bytes()
         record = records.record_path(layout, snippet.id, "cpu")
+        refuse_links(record, layout.records)  # (snippets, helpers and deps are refused links where they are found)
         if record.is_file():
             files[f"records/{snippet.id}.cpu.json"] = record.read_bytes()
     for helper in sorted((layout.snippets / folder).glob("_*.py")):  # helpers a snippet imports by its folder
