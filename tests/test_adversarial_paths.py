@@ -1,0 +1,195 @@
+"""Adversarial tests: what the build reads, what it publishes, and what a run can reach.
+
+Threats, one group each:
+
+- links: a symbolic link anywhere the build reads or packs files (docs' assets, the theme's files,
+  snippet helpers, ``deps``, records, a copied project) would make it read and publish the link's
+  target, a secret outside the repository or a file of it under a second name. Every link is refused,
+  naming it, wherever it points;
+- owners: two sources that map to one name of the built site would leave whichever came last; each
+  name has one owner, and a second one is refused with both named, before anything is written;
+- reach: a run is given folders (TMPDIR, HOME, caches) that lead nowhere outside its scratch, and what
+  it writes into the checkout's ignored folders (the caches the build trusts, ``site/``) is noticed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.exceptions import PluginError
+from phase25.core import names, paths, records, snippets
+from phase25.core.errors import SourceError
+from phase25.site import adapter, site_files
+from phase25.site.highlight import Highlighter
+
+SECRET = "THE-SECRET-LINE"
+
+
+@pytest.fixture
+def secret(tmp_path: Path) -> Path:
+    path = tmp_path / "outside" / "secret.txt"
+    path.parent.mkdir()
+    path.write_text(SECRET)
+    return path
+
+
+# -- 1. Nothing reached through a symbolic link is read, packed or published -----------------------------------------
+
+
+@pytest.mark.parametrize("helper", ["_secret.py", "_alias.py"])
+def test_a_snippet_helper_that_is_a_link_is_refused_before_a_kit_packs_it(toy, secret, helper):
+    toy.add("page/a", "print(1)\n")
+    target = secret if helper == "_secret.py" else toy.root / "snippets" / "page" / "a.py"
+    (toy.root / "snippets" / "page" / helper).symlink_to(target)
+    with pytest.raises(SourceError) as caught:
+        toy.catalog()
+    assert caught.value.path == f"snippets/page/{helper}" and "symbolic link" in caught.value.message
+
+
+def test_a_snippet_folder_that_is_a_link_is_refused(toy, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.py").write_text("# /// snippet\n# ///\nprint(1)\n")
+    (toy.root / "snippets" / "page").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(SourceError, match=r"snippets/page: is a symbolic link"):
+        snippets.discover(toy.layout)
+
+
+def test_a_dependency_that_is_a_link_to_a_file_of_the_repository_is_refused(toy):
+    (toy.root / "data").mkdir()
+    (toy.root / "data" / "real.txt").write_text("600")
+    (toy.root / "data" / "alias.txt").symlink_to(toy.root / "data" / "real.txt")
+    toy.add("page/a", "print(1)\n", extra='deps = ["data/alias.txt"]')
+    [snippet] = snippets.discover(toy.layout)
+    with pytest.raises(SourceError, match=r"is a symbolic link: data/alias\.txt"):
+        snippets.dependency_files(snippet, toy.layout)
+
+
+def test_a_dependency_reached_through_a_linked_folder_is_refused(toy):
+    (toy.root / "data").mkdir()
+    (toy.root / "data" / "real.txt").write_text("600")
+    (toy.root / "alias").symlink_to(toy.root / "data", target_is_directory=True)
+    toy.add("page/a", "print(1)\n", extra='deps = ["alias/real.txt"]')
+    [snippet] = snippets.discover(toy.layout)
+    with pytest.raises(SourceError, match=r"alias/real\.txt \(alias\)"):
+        snippets.source_sha256(snippet, toy.layout)
+
+
+def test_a_record_reached_through_a_linked_folder_is_refused(toy, tmp_path):
+    toy.add("page/a", "print(1)\n")
+    toy.run()
+    moved = tmp_path / "moved"
+    (toy.root / "records" / "page").rename(moved)
+    (toy.root / "records" / "page").symlink_to(moved, target_is_directory=True)
+    with pytest.raises(records.RecordError, match=r"reached through a link \(records/page\)"):
+        records.load(toy.layout, "page/a", "cpu")
+
+
+def _project(root: Path) -> Path:
+    for name in paths.BUILD_INPUTS:
+        (root / name).mkdir(parents=True) if "." not in name else (root / name).write_text("")
+    return root
+
+
+@pytest.mark.parametrize("where", ["docs/assets/passwd", "overrides/partials/x.html", "scripts/pkg/x.py"])
+def test_copying_a_project_refuses_a_link_and_copies_nothing(tmp_path, secret, where):
+    source = _project(tmp_path / "source")
+    (source / where).parent.mkdir(parents=True, exist_ok=True)
+    (source / where).symlink_to(secret)
+    target = tmp_path / "copy"
+    with pytest.raises(SourceError) as caught:
+        paths.copy_project(target, source)
+    assert caught.value.path == where and not target.exists()
+
+
+@pytest.mark.parametrize("where", ["docs/assets/passwd", "docs/en/notes.md", "overrides/main.html"])
+@pytest.mark.parametrize("to", ["/etc/passwd", "docs/en/index.md"])
+def test_a_build_refuses_a_link_among_docs_and_overrides_naming_it(tmp_path, monkeypatch, where, to):
+    root = _project(tmp_path / "project")
+    (root / "docs" / "en").mkdir(parents=True)
+    (root / "docs" / "en" / "index.md").write_text("# Home\n")
+    (root / where).parent.mkdir(parents=True, exist_ok=True)
+    (root / where).symlink_to(to if to.startswith("/") else root / to)
+    monkeypatch.setattr(adapter, "_CURRENT", None)
+    config = SimpleNamespace(config_file_path=str(root / "mkdocs.yml"), docs_dir=str(root / "docs"), plugins={})
+    with pytest.raises(PluginError) as caught:
+        adapter.on_pre_build(config)  # type: ignore[arg-type]
+    message = "is a symbolic link: nothing reached through a link is read, packed or published"
+    assert str(caught.value) == f"{where}: {message}"
+
+
+def test_linked_names_the_first_link_on_the_way_and_allows_a_linked_root(tmp_path):
+    real = tmp_path / "real"
+    (real / "a" / "b").mkdir(parents=True)
+    (tmp_path / "root").symlink_to(real, target_is_directory=True)
+    (real / "a" / "via").symlink_to(real / "a" / "b", target_is_directory=True)
+    root = tmp_path / "root"
+    assert names.linked(root / "a" / "b", root) is None
+    assert names.linked(root / "a" / "via" / "x.txt", root) == root / "a" / "via"
+
+
+# -- 2. One published name, one owner ----------------------------------------------------------------------------
+
+
+def test_two_owners_of_one_name_are_refused_with_both_named_and_nothing_written(tmp_path):
+    owners = site_files.Owners()
+    owners.claim("a.txt", "the record of page/a (cpu)", "A")
+    owners.claim("labs/x/x.zip", "the lab docs/en/labs/x.lab.md", b"zip")
+    with pytest.raises(SourceError) as caught:
+        owners.claim("labs/x/x.zip", "the lab docs/en/labs/x/index.lab.md", b"other")
+    assert caught.value.path == "site/labs/x/x.zip"
+    assert "docs/en/labs/x.lab.md" in caught.value.message and "docs/en/labs/x/index.lab.md" in caught.value.message
+    assert not (tmp_path / "site").exists()
+
+
+def _build(toy, docs: Path, standings: dict, mkdocs_files: dict[str, str]) -> adapter.Build:
+    catalog = SimpleNamespace(snippets={}, standings=standings) if standings else toy.catalog()
+    config = SimpleNamespace(docs_dir=str(docs))
+    return adapter.Build(config, catalog, Highlighter(), mkdocs_files=mkdocs_files)  # type: ignore[arg-type]
+
+
+def test_a_docs_asset_named_like_a_reproduction_kit_is_refused_naming_both(toy, tmp_path):
+    toy.add("page/a", "print(1)\n")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    build = _build(toy, docs, {}, {"reproduce/page.zip": "docs/en/reproduce/page.zip"})
+    with pytest.raises(SourceError) as caught:
+        adapter._claims(build)
+    assert caught.value.path == "site/reproduce/page.zip"
+    assert "docs/en/reproduce/page.zip" in caught.value.message
+    assert "the reproduction kit of snippets/page" in caught.value.message
+
+
+def _record(snippet: str, **fields) -> SimpleNamespace:
+    record = SimpleNamespace(snippet=snippet, device="cpu", published={}, artifacts={}, status="ok", **fields)
+    return SimpleNamespace(state="current", usable=True, record=record)
+
+
+def test_a_published_file_named_like_an_artifact_page_is_refused_naming_both(toy, tmp_path):
+    standing = _record("page/a")
+    standing.record.published = {"big.txt": "published"}
+    standing.record.artifacts = {"big": "x" * 20_000}
+    build = _build(toy, tmp_path, {("page/a", "cpu"): standing}, {})
+    with pytest.raises(SourceError) as caught:
+        adapter._claims(build)
+    assert caught.value.path == "site/snippet-files/page/a/cpu/big.txt"
+    assert "its published big.txt" in caught.value.message and "its artifact big" in caught.value.message
+
+
+def test_atlas_data_comes_only_from_the_record_the_atlas_names(toy, tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "en").mkdir(parents=True)
+    (docs / "en" / "atlas.md").write_text("# Atlas\n\n::: atlas page/atlas\n")
+    real, forged = _record("page/atlas"), _record("page/zz_forged")
+    real.record.artifacts = {"atlas/ops.jsonl": json.dumps({"name": "aten::add", "real": True})}
+    forged.record.artifacts = {
+        "atlas/ops.jsonl": json.dumps({"name": "aten::add", "real": False}),
+        "atlas/extra.jsonl": json.dumps({"name": "aten::evil"}),
+    }
+    standings = {("page/atlas", "cpu"): real, ("page/zz_forged", "cpu"): forged}
+    owners = adapter._claims(_build(toy, docs, standings, {}))
+    assert json.loads(owners.content["atlas-data/cpu/ops.json"])["aten::add"]["real"] is True
+    assert "atlas-data/cpu/extra.json" not in owners.content
