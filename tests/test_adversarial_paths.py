@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 from mkdocs.exceptions import PluginError
-from phase25.core import names, paths, records, snippets
+from phase25.core import bounded, names, paths, records, snippets
 from phase25.core.errors import SourceError
 from phase25.site import adapter, site_files
 from phase25.site.highlight import Highlighter
@@ -193,3 +193,64 @@ def test_atlas_data_comes_only_from_the_record_the_atlas_names(toy, tmp_path):
     owners = adapter._claims(_build(toy, docs, standings, {}))
     assert json.loads(owners.content["atlas-data/cpu/ops.json"])["aten::add"]["real"] is True
     assert "atlas-data/cpu/extra.json" not in owners.content
+
+
+# -- 3. A run cannot reach the checkout or what the build trusts ----------------------------------------------------
+
+REACH = """
+import json, os
+scratch = os.path.realpath(os.path.join(os.getcwd(), ".."))
+named = {k: os.environ.get(k) for k in ("HOME", "TMPDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+         "PWD", "OLDPWD", "TORCH_HOME", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")}
+named["~/.cache"] = os.path.expanduser("~/.cache")
+out = sorted(k for k, v in named.items() if v and not os.path.realpath(v).startswith(scratch + os.sep))
+print("outside:", out)
+"""
+
+
+def test_every_folder_a_run_is_told_leads_nowhere_outside_its_scratch(toy, monkeypatch):
+    for name in ("HOME", "OLDPWD", "TORCH_HOME", "XDG_CACHE_HOME", "PWD"):
+        monkeypatch.setenv(name, str(toy.root))  # the shell that started the runner stood in the checkout
+    toy.add("page/a", REACH)
+    [record] = toy.run()[0].executed
+    assert record.status == "ok", record.output()
+    assert record.output()["stdout"] == "outside: []\n"
+
+
+@pytest.mark.parametrize(
+    "target",
+    [".cache/phase25/highlight/0123.html", "site/index.html", ".cache/phase25/inductor-headers/c1.h.gch"],
+)
+def test_a_run_that_writes_into_an_ignored_folder_of_the_checkout_is_blamed(toy, target):
+    (toy.root / target).parent.mkdir(parents=True)
+    (toy.root / target).write_text("as the build left it")
+    toy.add("page/a", f"open({str(toy.root / target)!r}, 'w').write('<span>poisoned</span>')\nprint(1)\n")
+    outcome = toy.run()[0]
+    assert len(outcome.intrusions) == 1 and target in outcome.intrusions[0], outcome.intrusions
+    assert "page/a" in outcome.intrusions[0]
+
+
+def test_a_run_that_adds_a_startup_file_to_the_environment_is_blamed(toy):
+    site_packages = toy.root / ".venv" / "lib" / "python3.11" / "site-packages"
+    site_packages.mkdir(parents=True)
+    toy.add("page/a", f"open({str(site_packages / 'evil.pth')!r}, 'w').write('import os')\nprint(1)\n")
+    outcome = toy.run()[0]
+    assert len(outcome.intrusions) == 1 and ".venv/lib/python3.11/site-packages/" in outcome.intrusions[0]
+
+
+def test_a_header_inductor_builds_in_the_shared_cache_is_not_blamed(toy):
+    headers = toy.root / ".cache" / "phase25" / "inductor-headers"
+    headers.mkdir(parents=True)
+    toy.add("page/a", f"open({str(headers / 'cnew.h.gch')!r}, 'w').write('built')\nprint(1)\n")
+    assert toy.run()[0].intrusions == []
+
+
+def test_in_a_git_checkout_the_guard_sees_the_ignored_folders_too(toy):
+    bounded.run(["git", "init", "-q", str(toy.root)], timeout=60, check=True)
+    (toy.root / ".gitignore").write_text("/.cache/\n/site/\n__pycache__/\n")
+    target = toy.root / ".cache" / "phase25" / "highlight" / "0123.html"
+    target.parent.mkdir(parents=True)
+    target.write_text("as the build left it")
+    toy.add("page/a", f"open({str(target)!r}, 'w').write('<span>poisoned</span>')\nprint(1)\n")
+    outcome = toy.run()[0]
+    assert len(outcome.intrusions) == 1 and ".cache/phase25/highlight/0123.html" in outcome.intrusions[0]

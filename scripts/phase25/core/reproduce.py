@@ -36,13 +36,8 @@ _TORCH_FACTS = (
 def _env(snippet: Snippet, kit: Path, scratch: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PHASE25_"))}
     env.update(environment.run_env(snippet, "cpu"))
-    env.update(
-        {
-            "PYTHONPATH": str(kit / "scripts"),
-            **environment.folders_env(scratch),
-        }
-    )
-    return env
+    env["PYTHONPATH"] = str(kit / "scripts")
+    return environment.confined(env, scratch)
 
 
 def _free_port() -> int:
@@ -55,8 +50,8 @@ def _free_port() -> int:
 def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the snippet (each rank of it) once; its output as a record holds it, and this machine's facts."""
     work = scratch / "work"
-    for folder in (work, scratch / "tmp"):
-        folder.mkdir(parents=True)
+    for name in environment.SCRATCH_FOLDERS:
+        (scratch / name).mkdir(parents=True)
     env = _env(snippet, kit, scratch)
     ranks = snippet.header.ranks
     command = [sys.executable, str(snippet.path)]
