@@ -254,3 +254,32 @@ def test_in_a_git_checkout_the_guard_sees_the_ignored_folders_too(toy):
     toy.add("page/a", f"open({str(target)!r}, 'w').write('<span>poisoned</span>')\nprint(1)\n")
     outcome = toy.run()[0]
     assert len(outcome.intrusions) == 1 and ".cache/phase25/highlight/0123.html" in outcome.intrusions[0]
+
+
+SOURCE = "x = {'a': 1}  # <b>\nprint(x)\n"
+
+
+@pytest.mark.parametrize("first_line", [None, 7])
+def test_a_highlight_cache_entry_a_run_rewrote_is_not_shown(tmp_path, first_line):
+    """The key of a cached block is public (a hash of the code): a block that shows other text is not used."""
+    cache = tmp_path / "highlight"
+    honest = Highlighter(cache).block(SOURCE, classes="language-python", first_line=first_line)
+    [entry] = cache.iterdir()
+    entry.write_text(honest.replace("print", "steal").replace('<span class="n">x</span>', "<span>y</span>", 1))
+    assert Highlighter(cache).block(SOURCE, classes="language-python", first_line=first_line) == honest
+    kept = honest.replace('class="n"', 'class="nv"')  # same text, other colours: a hit is seen as this
+    entry.write_text(kept)  # an entry that shows the code is used as it is (a cache that never hits is no cache)
+    assert Highlighter(cache).block(SOURCE, classes="language-python", first_line=first_line) == kept
+
+
+def test_every_snippet_of_the_site_highlights_into_a_block_the_cache_accepts(tmp_path):
+    from phase25.core.paths import DEFAULT_LAYOUT
+    from phase25.site import highlight
+
+    for path in sorted(DEFAULT_LAYOUT.snippets.glob("*/*.py")):
+        source = path.read_text(encoding="utf-8")
+        for first_line in (None, 1):
+            block = highlight._highlight(source, None, "language-python", first_line)
+            stored = tmp_path / "entry.html"
+            stored.write_text(block, encoding="utf-8")
+            assert highlight._cached(stored, source) == block, path
