@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from phase25.core import cells, environment, normalize
+from phase25.core import bounded, cells, environment, normalize
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site import directives, labs
@@ -59,7 +59,7 @@ def executed(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
         run_env = {**env, "TORCHINDUCTOR_CACHE_DIR": str(folder.parent / "inductor")}
         started[lab.notebook.stem] = (
             folder,
-            subprocess.Popen(
+            bounded.start(
                 [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
                 cwd=folder,
                 env=run_env,
@@ -69,8 +69,8 @@ def executed(tmp_path_factory) -> dict[str, tuple[Path, dict]]:
             ),
         )
     done = {}
-    for stem, (folder, process) in started.items():
-        log, _ = process.communicate(timeout=900)
+    logs = bounded.wait_all([process for _, process in started.values()], 900, "the labs' notebooks")
+    for (stem, (folder, process)), (log, _) in zip(started.items(), logs, strict=True):
         assert process.returncode == 0, log[-3000:]
         done[stem] = (folder, json.loads((folder / f"{stem}.ipynb").read_text(encoding="utf-8")))
     return done

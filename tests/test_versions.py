@@ -13,20 +13,20 @@ import http.server
 import json
 import os
 import re
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
 from conftest import REPO
+from phase25.core import bounded
 from phase25.tools.versions import minor, previous_tag
 
 pytestmark = pytest.mark.slow
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+    return bounded.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=120).stdout
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def published(tmp_path_factory) -> tuple[Path, str, str]:
     git(clone, "fetch", "--quiet", "--tags", str(REPO))
     env = {**os.environ, "PYTHONPATH": str(clone / "scripts"), "PHASE25_SITE_URL": "http://127.0.0.1/site/"}
     env.pop("PHASE25_EXECUTE", None)
-    done = subprocess.run(
+    done = bounded.run(
         [sys.executable, "-m", "phase25", "versions"],
         cwd=clone,
         env=env,
