@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 from conftest import REPO
+from phase25.core import bounded
 
 ROW = re.compile(r"^\| `make (?P<target>[\w-]+)(?: [A-Z]+=[^`]*)?` \| `(?P<command>[^`]+)` \| (?P<what>.+) \|$", re.M)
 TABLE = [(m.group("target"), m.group("command")) for m in ROW.finditer((REPO / "README.md").read_text())]
@@ -17,7 +18,7 @@ RUN_FOR_REAL = {"report", "translations", "lint"}
 
 def make(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "MAKEFLAGS": ""}
-    return subprocess.run(
+    return bounded.run(
         ["make", "-C", str(REPO), *args], capture_output=True, text=True, env=env, timeout=600, check=False
     )
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import EARLY, REPO, early
-from phase25.core import cells, environment, normalize
+from phase25.core import bounded, cells, environment, normalize
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site import directives, labs
@@ -64,14 +64,13 @@ def start_labs(scratch: Path) -> dict[str, subprocess.Popen]:
             "TORCHINDUCTOR_CACHE_DIR": str(folder.parent / "inductor"),
             "TRITON_CACHE_DIR": str(folder.parent / "triton"),
         }
-        started[lab.notebook.stem] = subprocess.Popen(
+        started[lab.notebook.stem] = bounded.start(
             [*NICE, sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", notebook.name],
             cwd=folder,
             env=run_env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            start_new_session=True,
         )
     return started
 
@@ -84,9 +83,9 @@ def executed() -> dict[str, tuple[Path, dict]]:
     """Every English lab download, unpacked and executed by Jupyter (started at collection)."""
     scratch, processes = early("executed")
     done = {}
-    for stem, process in processes.items():
+    logs = bounded.wait_all(list(processes.values()), 900, "the labs' notebooks")
+    for (stem, process), (log, _) in zip(processes.items(), logs, strict=True):
         folder = scratch / stem / stem
-        log, _ = process.communicate(timeout=900)
         assert process.returncode == 0, log[-3000:]
         done[stem] = (folder, json.loads((folder / f"{stem}.ipynb").read_text(encoding="utf-8")))
     return done

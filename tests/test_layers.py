@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import os
-import subprocess
 import sys
 import tarfile
 import textwrap
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 from packaging.requirements import Requirement
+from phase25.core import bounded
 
 PACKAGE = REPO / "scripts" / "phase25"
 FOLDERS = ("core", "run", "site", "tools")
@@ -98,7 +98,7 @@ def test_the_command_line_finds_site_and_tool_commands_only_when_they_run():
 
 def _torch_only(target: Path) -> Path:
     """A virtual environment whose site-packages holds torch and its own requirements, nothing else."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True)
+    bounded.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True, timeout=300)
     [site] = list(target.glob("lib/python*/site-packages"))
     wanted, todo = set(), ["torch"]
     while todo:
@@ -136,8 +136,8 @@ def test_the_bare_interpreter_has_torch_and_nothing_of_the_site(bare_python):
         "[m for m in ('pygments', 'mkdocs', 'markdown', 'yaml', 'nbformat', 'playwright', 'numpy') "
         "if u.find_spec(m)])"
     )
-    result = subprocess.run(
-        [str(bare_python), "-c", probe], capture_output=True, text=True, check=False, env=_bare_env(bare_python)
+    result = bounded.run(
+        [str(bare_python), "-c", probe], capture_output=True, text=True, env=_bare_env(bare_python), timeout=120
     )
     assert result.returncode == 0 and result.stdout.split(" ", 1)[1].strip() == "[]", result.stdout + result.stderr
 
@@ -160,9 +160,7 @@ def test_a_snippet_runs_through_the_command_line_on_a_python_with_torch_only(bar
         "--archive",
         str(archive),
     ]
-    result = subprocess.run(
-        command, capture_output=True, text=True, env=_bare_env(bare_python), timeout=300, check=False
-    )
+    result = bounded.run(command, capture_output=True, text=True, env=_bare_env(bare_python), timeout=300, check=False)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr and "no CUDA device here" in result.stderr
     with tarfile.open(archive) as packed:  # the devices that ran: no CUDA record is made, none is faked
@@ -170,7 +168,7 @@ def test_a_snippet_runs_through_the_command_line_on_a_python_with_torch_only(bar
     from phase25.core import records
 
     assert records.load(toy.layout, "page/a", "cpu").stdout == "sum: 3.0\n"
-    report = subprocess.run(
+    report = bounded.run(
         [str(bare_python), "-m", "phase25", "--root", str(toy.root), "report"],
         capture_output=True,
         text=True,
@@ -188,7 +186,7 @@ def test_the_gpu_capture_script_fails_plainly_without_a_gpu_on_a_python_with_tor
         test "$(command -v python3)" = {bare_python.parent / "python3"}
         bash {REPO / "scripts/capture_gpu.sh"} {tmp_path / "out.tar.gz"}
     """)
-    result = subprocess.run(
+    result = bounded.run(
         ["bash", "-c", script], capture_output=True, text=True, timeout=300, check=False, env=_bare_env(bare_python)
     )
     assert result.returncode == 2, result.stdout + result.stderr

@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import REPO
+from phase25.core import bounded
 from phase25.site.workarounds import writable_notebook_cache
 
 
@@ -32,7 +32,7 @@ def test_an_unwritable_notebook_cache_moves_to_a_temporary_folder(tmp_path, capl
 def _can_mount_read_only() -> bool:
     if shutil.which("unshare") is None:
         return False
-    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True, check=False)
+    probe = bounded.run(["unshare", "-m", "true"], capture_output=True, timeout=30)
     return probe.returncode == 0
 
 
@@ -42,7 +42,7 @@ def _can_mount_read_only() -> bool:
 )
 def test_a_read_only_checkout_builds_strictly_and_writes_nothing_into_itself(tmp_path):
     clone = tmp_path / "checkout"
-    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True)
+    bounded.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True, timeout=300)
     site = tmp_path / "site"
     build = (
         f"mount --bind {clone} {clone} && mount -o remount,ro,bind {clone} && cd {clone} && "
@@ -50,13 +50,13 @@ def test_a_read_only_checkout_builds_strictly_and_writes_nothing_into_itself(tmp
     )
     env = {**os.environ, "PYTHONPATH": str(clone / "scripts"), "NO_MKDOCS_2_WARNING": "1"}
     env.pop("PHASE25_EXECUTE", None)
-    done = subprocess.run(
+    done = bounded.run(
         ["unshare", "-m", "sh", "-c", build], env=env, capture_output=True, text=True, timeout=900, check=False
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Traceback" not in done.stderr and (site / "index.html").is_file() and (site / "es" / "index.html").is_file()
     assert "cannot be written; the notebooks' cache is kept in" in done.stderr
-    status = subprocess.run(
-        ["git", "status", "--porcelain", "--ignored"], cwd=clone, capture_output=True, text=True, check=True
+    status = bounded.run(
+        ["git", "status", "--porcelain", "--ignored"], cwd=clone, capture_output=True, text=True, check=True, timeout=60
     )
     assert status.stdout == "", "the build wrote into the checkout"

@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from phase25.core import bounded
 from phase25.core.catalog import Catalog, installed_torch
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site import reproduce_kit
@@ -26,14 +27,8 @@ def kit(tmp_path_factory) -> Path:
 
 def reproduce(kit: Path, snippet_id: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PHASE25_"))}
-    return subprocess.run(
-        [sys.executable, "reproduce.py", snippet_id],
-        cwd=kit,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return bounded.run(  # a hung run is killed with its children, not left behind
+        [sys.executable, "reproduce.py", snippet_id], cwd=kit, env=env, capture_output=True, text=True, timeout=300
     )
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, TAKE_LOCK, locks_held, locks_taken
 from phase25 import cli
-from phase25.core import records
+from phase25.core import bounded, records
 
 # -- nothing outlives the run; limits ---------------------------------------------------------------------------------
 
@@ -105,7 +105,7 @@ def test_a_user_without_privileges_gets_the_namespace_through_a_user_namespace(t
         "os.waitpid(pid, 0)\n"
     )
     nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    done = subprocess.run(
+    done = bounded.run(
         [*nobody, sys.executable, "-c", probe],
         check=False,
         env={**os.environ, "PYTHONPATH": str(REPO / "scripts")},
@@ -265,10 +265,10 @@ def test_a_run_folder_that_cannot_be_made_is_one_message(toy, monkeypatch, capsy
 
 def _read_only(folder: Path, mount: Path) -> bool:
     mount.mkdir(parents=True)
-    made = subprocess.run(["mount", "--bind", str(folder), str(mount)], capture_output=True, check=False)
+    made = bounded.run(["mount", "--bind", str(folder), str(mount)], capture_output=True, timeout=30)
     if made.returncode != 0:
         return False
-    again = subprocess.run(["mount", "-o", "remount,bind,ro", str(mount)], capture_output=True, check=False)
+    again = bounded.run(["mount", "-o", "remount,bind,ro", str(mount)], capture_output=True, timeout=30)
     return again.returncode == 0
 
 
@@ -282,7 +282,7 @@ def test_a_read_only_records_folder_is_one_message_and_the_old_record_stays(toy,
         pytest.skip("this machine cannot make a read-only bind mount")
     try:
         env = {**os.environ, "PYTHONPATH": str(REPO / "scripts")}
-        result = subprocess.run(
+        result = bounded.run(
             [sys.executable, "-m", "phase25", "--root", str(toy.root), "--records", str(view), "run"],
             capture_output=True,
             text=True,
@@ -291,7 +291,7 @@ def test_a_read_only_records_folder_is_one_message_and_the_old_record_stays(toy,
             check=False,
         )
     finally:
-        subprocess.run(["umount", str(view)], check=False)
+        bounded.run(["umount", str(view)], timeout=30)
     assert result.returncode == 2 and "cannot be written: Read-only file system" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
     assert records.load(toy.layout, "page/a", "cpu").stdout == "first\n"
@@ -340,9 +340,9 @@ def test_two_runners_started_together_execute_a_stale_run_once(toy, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO / "scripts")}
     command = [sys.executable, "-m", "phase25", "--root", str(toy.root), "run", "--fresh"]
     both = [
-        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)
+        bounded.start(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)
     ]
-    results = [p.communicate(timeout=120) for p in both]
+    results = bounded.wait_all(both, 120, "two runners")
     assert [p.returncode for p in both] == [0, 0], results
     assert counter.read_text() == "ran\n"
     assert sum("another runner has just made its record; using it" in err for _, err in results) == 1

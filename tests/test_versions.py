@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pytest
 from conftest import EARLY, REPO, early
+from phase25.core import bounded
 from phase25.tools.versions import minor, previous_tag
 
 pytestmark = pytest.mark.slow
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+    return bounded.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=120).stdout
 
 
 def start_versions(scratch: Path) -> dict[str, subprocess.Popen]:
@@ -43,7 +44,7 @@ def start_versions(scratch: Path) -> dict[str, subprocess.Popen]:
     env.pop("PHASE25_EXECUTE", None)
     command = ["nice", "-n", "10", sys.executable, "-m", "phase25", "versions"]
     output = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
-    return {"versions": subprocess.Popen(command, cwd=clone, env=env, start_new_session=True, **output)}
+    return {"versions": bounded.start(command, cwd=clone, env=env, **output)}
 
 
 EARLY["published"] = start_versions  # started at collection, beside the first tests (conftest.EarlyWork)
@@ -58,7 +59,7 @@ def published() -> tuple[Path, str, str]:
         pytest.skip(f"{exc} (a clone without tags)")
     scratch, processes = early("published")
     clone = scratch / "repo"
-    log, _ = processes["versions"].communicate(timeout=900)
+    [(log, _)] = bounded.wait_all([processes["versions"]], 900, "make versions")
     assert processes["versions"].returncode == 0, log[-6000:]
     pages = scratch / "pages"
     git(clone, "worktree", "add", "--quiet", str(pages), "gh-pages")

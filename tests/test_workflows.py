@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import REPO
+from phase25.core import bounded
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 RUN = re.compile(r"^\s*(?:- )?run: (?P<command>.+)$", re.M)
@@ -17,12 +17,12 @@ TARGETS = set(re.findall(r"^([\w-]+):", (REPO / "Makefile").read_text(), re.M))
 
 def test_the_workflows_pass_zizmor_offline():
     zizmor = shutil.which("zizmor") or str(Path(__file__).resolve().parents[1] / ".venv/bin/zizmor")
-    result = subprocess.run(
+    result = bounded.run(
         [zizmor, "--offline", "--no-progress", ".github/workflows"],
         cwd=REPO,
         capture_output=True,
         text=True,
-        check=False,
+        timeout=300,
     )
     assert result.returncode == 0 and "No findings" in result.stdout + result.stderr, result.stdout + result.stderr
 
@@ -55,7 +55,7 @@ def test_no_fork_pull_request_reaches_the_self_hosted_gpu_runner():
 
 def test_the_workflows_pass_actionlint():
     actionlint = shutil.which("actionlint") or str(Path(__file__).resolve().parents[1] / ".venv/bin/actionlint")
-    result = subprocess.run([actionlint, "-color=false"], cwd=REPO, capture_output=True, text=True, check=False)
+    result = bounded.run([actionlint, "-color=false"], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert {w.name for w in WORKFLOWS} == {"test.yml", "gpu-capture.yml", "torch-upgrade.yml"}
 

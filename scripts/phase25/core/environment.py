@@ -66,13 +66,30 @@ LATE = (*TORCH_LOGGING, "MKL_VERBOSE")
 MATH_PINS = {name: CPU_ENV[name] for name in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")}
 
 
+# Inherited variables that name a folder of the shell that started the runner (often the checkout):
+# a run is not told them. (folders_env gives every folder a run is told, all inside its scratch.)
+NOT_INHERITED = ("OLDPWD", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "TORCH_HOME", "HF_HOME", "PYTHONPYCACHEPREFIX")
+SCRATCH_FOLDERS = ("work", "tmp", "home", "inductor-cache", "triton-cache")  # what a run's scratch holds
+
+
 def folders_env(run: Path) -> dict[str, str]:
-    """The folders a run gets inside its own scratch folder ``run``; :func:`folders_context` names each in a record."""
+    """The folders a run gets, each inside its own scratch folder ``run`` (the home and the per-user caches
+    too, so nothing a library keeps "for later" lands outside it); :func:`folders_context` names each."""
     return {
         "TMPDIR": str(run / "tmp"),
         "TORCHINDUCTOR_CACHE_DIR": str(run / "inductor-cache"),
         "TRITON_CACHE_DIR": str(run / "triton-cache"),
+        "HOME": str(run / "home"),
+        "XDG_CACHE_HOME": str(run / "home" / ".cache"),
+        "XDG_CONFIG_HOME": str(run / "home" / ".config"),
+        "XDG_DATA_HOME": str(run / "home" / ".local" / "share"),
+        "PWD": str(run / "work"),
     }
+
+
+def confined(env: dict[str, str], run: Path) -> dict[str, str]:
+    """``env`` with the folders of :func:`folders_env` and without the inherited ones that lead elsewhere."""
+    return {**{k: v for k, v in env.items() if k not in NOT_INHERITED}, **folders_env(run)}
 
 
 def folders_context(

@@ -75,3 +75,34 @@ def regular_files(folder: Path) -> tuple[list[Path], list[Path]]:
                 files.append(path)
         dirs[:] = [d for d in dirs if not (Path(top) / d).is_symlink()]
     return sorted(files), sorted(links)
+
+
+def linked(path: Path, root: Path) -> Path | None:
+    """The first symbolic link on the way from ``root`` down to ``path`` (``path`` itself included), or None.
+
+    The one test for "nothing reached through a symbolic link is read": a link is refused wherever it
+    points (outside the repository, to a secret, or to another file of the repository, which would
+    then be read and published under a second name). ``root`` itself may be a link (a checkout
+    reached through one); below it, nothing may be.
+    """
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return path if path.is_symlink() else None
+    step = root
+    for part in parts:
+        step = step / part
+        if step.is_symlink():
+            return step
+    return None
+
+
+def refuse_links(folder: Path, root: Path) -> None:
+    """A SourceError naming the first symbolic link in ``folder`` (or on the way to it from ``root``)."""
+    found = linked(folder, root)
+    if found is None and folder.is_dir():
+        links = regular_files(folder)[1]
+        found = links[0] if links else None
+    if found is not None:
+        shown = found.relative_to(root).as_posix() if found.is_relative_to(root) else str(found)
+        raise SourceError(shown, "is a symbolic link: nothing reached through a link is read, packed or published")

@@ -6,6 +6,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from .names import refuse_links
+
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -32,6 +34,10 @@ BUILD_INPUTS = ("docs", "snippets", "records", "reports", "scripts", "overrides"
 
 
 def copy_project(target: Path, source: Path = REPO_ROOT) -> Path:
+    """A copy of what a build reads; a symbolic link among it is refused before anything is copied
+    (copying would read its target, wherever it points)."""
+    for name in BUILD_INPUTS:
+        refuse_links(source / name, source)
     target.mkdir(parents=True, exist_ok=True)
     for name in BUILD_INPUTS:
         if (source / name).is_dir():

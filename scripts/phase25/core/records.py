@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import limits, record_shape
+from . import limits, names, record_shape
 from .atomic import write_atomic
 from .errors import SourceError
 from .paths import Layout
@@ -183,8 +183,9 @@ def load(layout: Layout, snippet_id: str, device: str) -> Record | None:
     """The committed record, None when there is none; a corrupt file raises RecordError."""
     path = record_path(layout, snippet_id, device)
     where = display(layout, path)
-    if path.is_symlink():
-        raise RecordError(where, "is a link: a record is a file the runner wrote")
+    if (link := names.linked(path, layout.records)) is not None:
+        shown = "is a link" if link == path else f"is reached through a link ({display(layout, link)})"
+        raise RecordError(where, f"{shown}: a record is a file the runner wrote")
     try:
         size = path.stat().st_size
         if size > limits.MAX_RECORD_BYTES:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import socket
 import subprocess
 import sys
 import sysconfig
@@ -20,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import compare, environment, normalize, records
+from . import bounded, compare, environment, normalize, records
 from .machine import cpu
 from .paths import Layout
 from .snippets import Snippet, discover
@@ -35,23 +36,26 @@ _TORCH_FACTS = (
 def _env(snippet: Snippet, kit: Path, scratch: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PHASE25_"))}
     env.update(environment.run_env(snippet, "cpu"))
-    env.update(
-        {
-            "PYTHONPATH": str(kit / "scripts"),
-            **environment.folders_env(scratch),
-        }
-    )
-    return env
+    env["PYTHONPATH"] = str(kit / "scripts")
+    return environment.confined(env, scratch)
+
+
+def _free_port() -> int:
+    """A loopback port nothing listens on now: two readers (or a port some program holds) never clash."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the snippet (each rank of it) once; its output as a record holds it, and this machine's facts."""
     work = scratch / "work"
-    for folder in (work, scratch / "tmp"):
-        folder.mkdir(parents=True)
+    for name in environment.SCRATCH_FOLDERS:
+        (scratch / name).mkdir(parents=True)
     env = _env(snippet, kit, scratch)
     ranks = snippet.header.ranks
     command = [sys.executable, str(snippet.path)]
+    port = str(_free_port()) if ranks > 1 else ""
     env_of = (
         [
             {
@@ -61,18 +65,24 @@ def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], di
                 "WORLD_SIZE": str(ranks),
                 "LOCAL_WORLD_SIZE": str(ranks),
                 "MASTER_ADDR": "127.0.0.1",
-                "MASTER_PORT": "29517",
+                "MASTER_PORT": port,
             }
             for r in range(ranks)
         ]
         if ranks > 1
         else [env]
     )
-    runs = [
-        subprocess.Popen(command, cwd=work, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for e in env_of
-    ]
-    ended = [p.communicate(timeout=snippet.header.timeout) for p in runs]
+    runs = []
+    try:
+        for e in env_of:
+            runs.append(
+                bounded.start(command, cwd=work, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            )
+    except BaseException:
+        for started in runs:
+            bounded.kill_group(started)
+        raise
+    ended = bounded.wait_all(runs, snippet.header.timeout, snippet.id)
     purelib = sysconfig.get_paths()["purelib"]
     ctx = environment.folders_context(
         scratch, repo_root=str(kit), site_packages=(purelib, sysconfig.get_paths()["platlib"])
@@ -83,8 +93,11 @@ def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], di
         output.update(stdout="", stderr="", ranks=[{"stdout": o, "stderr": e} for o, e in texts])
     else:
         output.update(stdout=texts[0][0], stderr=texts[0][1])
-    facts = subprocess.run([sys.executable, "-c", _TORCH_FACTS], env=env, capture_output=True, text=True, check=False)
     machine: dict[str, Any] = {"python": platform.python_version(), **cpu()}
+    try:
+        facts = bounded.run([sys.executable, "-c", _TORCH_FACTS], env=env, capture_output=True, text=True, timeout=120)
+    except bounded.Overtime:
+        return output, machine  # this machine's torch facts are a courtesy: the comparison stands without them
     if facts.returncode == 0:
         machine.update(__import__("json").loads(facts.stdout))
     return output, machine
@@ -132,7 +145,11 @@ def reproduce(kit: Path, snippet_id: str) -> int:
         print(f"this kit has no record of {snippet_id}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="reproduce-") as scratch:
-        output, machine = _run(snippet, kit, Path(scratch))
+        try:
+            output, machine = _run(snippet, kit, Path(scratch))
+        except bounded.Overtime as exc:
+            print(f"{snippet_id}: {exc.message} (the snippet's timeout)", file=sys.stderr)
+            return 3
     ours, theirs = _comparable(output, record)
     volatile = snippet.header.volatile
     masked_theirs, masked_ours = compare.comparable(theirs, volatile), compare.comparable(ours, volatile)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import SourceError
 from .header import Header, code_of, first_code_line, parse
-from .names import inside, regular_files
+from .names import inside, linked, refuse_links, regular_files
 from .paths import Layout
 
 
@@ -45,7 +45,9 @@ NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # a snippet's file name: what a d
 
 
 def _refuse_unreachable(layout: Layout) -> None:
-    """Every .py file under snippets/ must be a snippet a directive can name, or a helper (``_*.py``)."""
+    """Every .py file under snippets/ must be a snippet a directive can name, or a helper (``_*.py``); no file
+    or folder there is a symbolic link (a helper is packed into kits, a snippet published)."""
+    refuse_links(layout.snippets, layout.root)
     for path in sorted(layout.snippets.rglob("*.py")):
         rel = path.relative_to(layout.snippets)
         if "__pycache__" in rel.parts or path.name.startswith("_"):
@@ -59,8 +61,6 @@ def _refuse_unreachable(layout: Layout) -> None:
                 "no directive can name this snippet: the page folder takes lower-case letters, "
                 "digits and '-', the file name letters, digits and '_' (a Python identifier)",
             )
-        if not inside(path, layout.root):
-            raise SourceError(where, "is a link to a file outside the repository")
 
 
 def discover(layout: Layout) -> list[Snippet]:
@@ -83,20 +83,22 @@ def discover(layout: Layout) -> list[Snippet]:
 def dependency_files(snippet: Snippet, layout: Layout) -> list[Path]:
     """Every file a snippet declares in ``deps``, a folder standing for all its files.
 
-    A dependency is read from the repository only: a link whose target is outside it is refused, and a
-    folder's files are listed without following links.
+    A dependency is read from the repository's own files only: a dependency that is, passes through or
+    holds a symbolic link is refused, wherever the link points (names.linked).
     """
     files: list[Path] = []
     for dep in snippet.header.deps:
         path = layout.root / dep
-        if (path.exists() or path.is_symlink()) and not inside(path, layout.root):
-            raise SourceError(snippet.where, f"declares a dependency that leads outside the repository: {dep}")
+        if (link := linked(path, layout.root)) is not None:
+            where = "leads outside the repository" if not inside(link, layout.root) else "is a symbolic link"
+            name = link.relative_to(layout.root).as_posix()
+            raise SourceError(snippet.where, f"declares a dependency that {where}: {dep} ({name}); links are not read")
         if path.is_dir():
             found, links = regular_files(path)
-            outside = [p for p in links if not inside(p, layout.root)]
-            if outside:
-                name = outside[0].relative_to(layout.root).as_posix()
-                raise SourceError(snippet.where, f"its dependency {dep} holds a link outside the repository: {name}")
+            if links:
+                name = links[0].relative_to(layout.root).as_posix()
+                to = "outside the repository" if not inside(links[0], layout.root) else "(to a file of the repository)"
+                raise SourceError(snippet.where, f"its dependency {dep} holds a link {to}: {name}; links are not read")
             files += [p for p in found if "__pycache__" not in p.parts]
         elif path.is_file():
             files.append(path)

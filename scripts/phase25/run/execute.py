@@ -77,12 +77,9 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[Spec, dict[str, str
     if snippet.header.ranks > 1:  # torchrun's contract: rank 0 listens on MASTER_ADDR:MASTER_PORT
         description["ranks"] = snippet.header.ranks
         shared = {**shared, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port())}
-    env = {
-        **shared,
-        "PHASE25_RUN": json.dumps(description),
-        "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS)),
-        **environment.folders_env(run),
-    }
+    env = environment.confined(
+        {**shared, "PHASE25_RUN": json.dumps(description), "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS))}, run
+    )
     limits: Limits = {"processes": snippet.header.max_processes, "memory_mb": snippet.header.max_memory_mb}
     spec: Spec = {
         "env": env,

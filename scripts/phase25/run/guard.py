@@ -8,7 +8,12 @@ runner reports it, and a strict build refuses it.
 It sees every file git knows in the checkout (tracked, and untracked but not
 ignored), or every file outside the ignored folders when the checkout is not a
 git repository, and it compares their content, so a change that keeps a file's
-size and modification time is seen too.
+size and modification time is seen too. It sees the ignored folders as well,
+by cheaper signatures: the caches the build reuses (``.cache/``), the built
+site and the virtual environment (by its folders' times, down to its packages),
+since a run that writes there poisons a later build or run. The developer's
+tool caches and the runner's own lock files are left out, and a new header in
+Inductor's shared header cache is a run's to add (a changed one is not).
 """
 
 from __future__ import annotations
@@ -24,29 +29,67 @@ from ..core.paths import Layout
 
 # Outside git: folders that are the machine's, not the project's (what .gitignore lists).
 UNWATCHED = {".git", ".venv", "site", ".cache", "__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
+# Ignored folders that neither the build nor a run trusts: the developer's tools rewrite them at any time.
+TOOL_CACHES = {"__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
+# Ignored trees too big to read after each run: a file added, removed or renamed there changes its folder's
+# time, and that is what is compared (a .pth file or a replaced module in the environment is seen).
+BY_FOLDER = {".venv"}
+FOLDER_DEPTH = 4  # .venv/lib/python3.X/site-packages/<package>: where a .pth, a sitecustomize or a module lands
+RUNNER_OWNED = (".cache/phase25/locks/", ".cache/phase25/inductor-headers/locks/")  # the runner's and Inductor's locks
+# Runs build Inductor's precompiled headers here on purpose: a new file is theirs to add, a changed one is not.
+HEADERS = ".cache/phase25/inductor-headers/"
 
 
-def _git_files(root: Path) -> list[Path] | None:
+def _git(root: Path, *args: str) -> list[str] | None:
     try:
         listed = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True,
-            timeout=60,
-            check=False,
+            ["git", "-C", str(root), "ls-files", "-z", *args], capture_output=True, timeout=60, check=False
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if listed.returncode != 0:
         return None
-    return [root / name.decode("utf-8", "surrogateescape") for name in listed.stdout.split(b"\0") if name]
+    return [name.decode("utf-8", "surrogateescape") for name in listed.stdout.split(b"\0") if name]
 
 
-def _walk(top: Path) -> list[Path]:
+def _git_files(root: Path) -> list[Path] | None:
+    names = _git(root, "--cached", "--others", "--exclude-standard")
+    return None if names is None else [root / name for name in names]
+
+
+def _ignored(root: Path) -> list[str] | None:
+    """The checkout's ignored files and folders (a folder once, ending in '/'), as git sees them."""
+    return _git(root, "--others", "--ignored", "--exclude-standard", "--directory")
+
+
+def _walk(top: Path, skip: set[str] = UNWATCHED) -> list[Path]:
     found = []
     for folder, dirs, names in os.walk(top):
-        dirs[:] = [d for d in dirs if d not in UNWATCHED]
+        dirs[:] = [d for d in dirs if d not in skip]
         found += [Path(folder) / name for name in names]
     return found
+
+
+def _folders(top: Path, depth: int) -> list[Path]:
+    """``top`` and its folders down to ``depth`` levels, links not followed."""
+    found, level = [top], [top]
+    for _ in range(depth):
+        level = [entry for folder in level for entry in _subfolders(folder)]
+        found += level
+    return found
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return [Path(e.path) for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+
+
+def _stat(path: Path) -> str:
+    """A cheap signature of an ignored file: a write changes its size, its time or (replaced) its inode."""
+    info = path.lstat()
+    return f"stat:{info.st_size}:{info.st_mtime_ns}:{info.st_ino}"
 
 
 class CheckoutGuard:
@@ -65,17 +108,48 @@ class CheckoutGuard:
         # (an atomic write's temporary file comes and goes: not a change)
         return [p for p in found if "__pycache__" not in p.parts and not p.name.endswith(".tmp")]
 
+    def _ignored_files(self) -> tuple[list[Path], list[Path]]:
+        """(the ignored files, the folders of the ignored trees seen by folder): what the build reuses
+        (.cache/), what it publishes (site/) and what it runs (.venv) are the checkout's too."""
+        root = self.layout.root
+        tops = _ignored(root)
+        if tops is None:
+            tops = [name + "/" for name in UNWATCHED - TOOL_CACHES - {".git"} if (root / name).is_dir()]
+        files, folders = [], []
+        for top in tops:
+            path = root / top.rstrip("/")
+            if TOOL_CACHES & set(Path(top).parts):
+                continue
+            if not top.endswith("/") or path.is_symlink():
+                files.append(path)
+            elif path.name in BY_FOLDER:
+                folders += _folders(path, FOLDER_DEPTH)
+            else:
+                files += _walk(path, TOOL_CACHES)
+        return files, folders
+
     def _scan(self) -> dict[str, str]:
         found = {}
-        for path in self._files():
+        ignored, folders = self._ignored_files()
+        for path, how in [*((p, "content") for p in self._files()), *((p, "stat") for p in ignored)]:
+            shown = records.display(self.layout, path)
+            if shown.startswith(RUNNER_OWNED) or path.name.endswith(".tmp"):
+                continue
             try:
                 if path.is_symlink():
                     digest = "link:" + os.readlink(path)
+                elif how == "stat":
+                    digest = _stat(path)
                 else:
                     digest = hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
             except (FileNotFoundError, IsADirectoryError, PermissionError):
                 continue
-            found[records.display(self.layout, path)] = digest
+            found[shown] = digest
+        for folder in folders:
+            try:
+                found[records.display(self.layout, folder) + "/"] = f"folder:{folder.lstat().st_mtime_ns}"
+            except FileNotFoundError:
+                continue
         return found
 
     def expect(self, path: Path) -> None:
@@ -88,7 +162,11 @@ class CheckoutGuard:
         with self.lock:
             now = self._scan()
             changed = sorted(
-                k for k in set(now) | set(self.seen) if now.get(k) != self.seen.get(k) and k not in self.ours
+                k
+                for k in set(now) | set(self.seen)
+                if now.get(k) != self.seen.get(k)
+                and k not in self.ours
+                and not (k.startswith(HEADERS) and k not in self.seen)  # a header Inductor built: new, not changed
             )
             self.seen = now
         if not changed:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from ..core.environment import TORCH_LOGGING
+from ..core.environment import SCRATCH_FOLDERS, TORCH_LOGGING
 from ..core.paths import Layout
 from . import channel
 from .messages import FromSupervisor, Spec, ToSupervisor, WarmHello
@@ -141,7 +141,7 @@ class Session:
             self._count += 1
             number = self._count
         run = self.root / f"{number:03d}-{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}"
-        for sub in ("work", "tree", "tmp", "inductor-cache", "triton-cache"):
+        for sub in ("tree", *SCRATCH_FOLDERS):
             (run / sub).mkdir(parents=True)
         self._share_headers(run / "tmp")
         return run

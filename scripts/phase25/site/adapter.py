@@ -21,6 +21,7 @@ from mkdocs.plugins import event_priority
 
 from ..core.catalog import Catalog, archived, judged_torch
 from ..core.errors import Interrupted, SourceError
+from ..core.names import refuse_links
 from ..core.paths import Layout
 from ..run import plan, pool
 from . import assemble, atlas, labs, reproduce_kit, search_input, site_files, strings, translations, workarounds
@@ -49,9 +50,11 @@ class Build:
     not_found: str = ""  # the 404 page in the default language
     downloads: dict[str, labs.Lab] = field(default_factory=dict)  # notebook src_uri -> its lab
     bundles: dict[str, bytes] = field(default_factory=dict)  # notebook src_uri -> its download
+    mkdocs_files: dict[str, str] = field(default_factory=dict)  # site name -> the docs/ file MkDocs makes it from
 
 
 _CURRENT: Build | None = None
+ATLAS = re.compile(r"^[ \t]*::: atlas[ \t]+(\S+)", re.MULTILINE)  # the snippets whose records own the atlas's data
 
 
 def _fail(message: str) -> PluginError:
@@ -95,6 +98,8 @@ def on_pre_build(config: MkDocsConfig) -> None:
     if local and archived():
         raise _fail("an archived version is built from its committed records: it never executes (PHASE25_EXECUTE)")
     try:
+        for folder in (Path(config.docs_dir), layout.root / "overrides"):  # pages, assets, theme files: published
+            refuse_links(folder, layout.root)
         catalog = Catalog(layout, judged_torch(layout.root))
         if local:
             _execute(catalog)
@@ -120,7 +125,14 @@ def on_pre_build(config: MkDocsConfig) -> None:
 
 @event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    return workarounds.notebooks_as_pages(files, config)
+    files = workarounds.notebooks_as_pages(files, config)
+    if _CURRENT is not None:  # each language's pass: what MkDocs will write, and from which source
+        for file in files:
+            source = f"docs/{file.src_uri}" if file.abs_src_path else f"{file.generated_by or 'MkDocs'}: {file.src_uri}"
+            held = _CURRENT.mkdocs_files.setdefault(file.dest_uri, source)
+            if held != source:
+                raise _fail(f"site/{file.dest_uri}: two sources publish this file: {held} and {source}")
+    return files
 
 
 def _lang(page: MkDocsPage) -> str:
@@ -229,29 +241,57 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise _fail(str(exc)) from None
 
 
-def reproduce_files(catalog: Catalog) -> dict[str, bytes]:
-    """Each page's reproduction kit, and each snippet's file on its own, as the site publishes them."""
+def reproduce_files(
+    catalog: Catalog, owners: site_files.Owners | None = None, atlases: set[str] | None = None
+) -> dict[str, bytes]:
+    """Each page's reproduction kit, and each snippet's file on its own, as the site publishes them; each
+    claimed in ``owners`` by what it comes from. The atlas's data comes only from the records of the
+    snippets in ``atlases`` (those an ``::: atlas`` directive names; every record when None)."""
+    owners = owners or site_files.Owners()
     offered = [s for s in catalog.snippets.values() if reproduce_kit.offered(s)]
-    files = {source_url(s.id): s.path.read_bytes() for s in offered}
+    for s in offered:
+        owners.claim(source_url(s.id), f"snippets/{s.id}.py", s.path.read_bytes())
     for standing in catalog.standings.values():  # the atlas's data, fetched by its detail view
-        if standing.usable and standing.record is not None:
-            files.update({k: v.encode() for k, v in atlas.data_files(standing.record).items()})
+        if standing.usable and standing.record is not None and (atlases is None or standing.record.snippet in atlases):
+            try:
+                published = atlas.data_files(standing.record)
+            except atlas.Refused:  # its page already says why, as a problem; nothing of it is published
+                continue
+            for name, text in published.items():
+                owners.claim(name, f"the record of {standing.record.snippet} ({standing.record.device})", text.encode())
     for folder in sorted({s.id.split("/")[0] for s in offered}):
-        files[reproduce_kit.url(folder)] = reproduce_kit.kit(catalog, folder)
-    return files
+        owners.claim(
+            reproduce_kit.url(folder), f"the reproduction kit of snippets/{folder}", reproduce_kit.kit(catalog, folder)
+        )
+    return {k: v if isinstance(v, bytes) else v.encode() for k, v in owners.content.items()}
+
+
+def _claims(build: Build) -> site_files.Owners:
+    """Every file this package adds to the site, each claimed by its one owner, MkDocs' own files claimed first."""
+    owners = site_files.Owners()
+    for name, source in build.mkdocs_files.items():
+        owners.claim(name, source)
+    for standing in build.catalog.standings.values():
+        if standing.state == "current" and standing.record is not None:
+            record = standing.record
+            owner = f"the record of {record.snippet} ({record.device})"
+            for n, c in record.published.items():
+                owners.claim(published_url(record, n), f"{owner}, its published {n}", c)
+            for path, content in outside_files(record).items():
+                owners.claim(path, f"{owner}, its artifact {path.rsplit('/', 1)[1].removesuffix('.txt')}", content)
+    docs = Path(build.config.docs_dir)
+    atlases = {m for page in docs.rglob("*.md") for m in ATLAS.findall(page.read_text(encoding="utf-8"))}
+    reproduce_files(build.catalog, owners, atlases)
+    for src_uri, lab in build.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
+        folder = Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
+        owners.claim(f"{folder.as_posix()}/{labs.download_name(lab)}", f"the lab docs/{src_uri}", _bundle(src_uri))
+    return owners
 
 
 def _post_build(config: MkDocsConfig) -> None:
     site = Path(config.site_dir)
     if _CURRENT is not None:
-        for standing in _CURRENT.catalog.standings.values():
-            if standing.state == "current" and standing.record is not None:
-                files = {published_url(standing.record, n): c for n, c in standing.record.published.items()}
-                for path, content in {**files, **outside_files(standing.record)}.items():
-                    site_files.write(site, path, content)
-    if _CURRENT is not None:
-        for name, data in reproduce_files(_CURRENT.catalog).items():
-            site_files.write(site, name, data)
+        _claims(_CURRENT).write_all(site)  # nothing is written unless every name has one owner
     workarounds.split_search_index(site)
     notebooks = []
     if _CURRENT is not None:
@@ -269,7 +309,3 @@ def _post_build(config: MkDocsConfig) -> None:
     workarounds.sitemap_per_language(site, config.site_url, notebooks)
     if _CURRENT is not None and _CURRENT.not_found:
         site_files.write(site, "404.html", _CURRENT.not_found)
-    if _CURRENT is not None:
-        for src_uri, lab in _CURRENT.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
-            folder = Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
-            site_files.write(site, f"{folder.as_posix()}/{labs.download_name(lab)}", _bundle(src_uri))

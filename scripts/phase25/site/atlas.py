@@ -132,9 +132,7 @@ def _cuda_line(page: Page, snippet_id: str) -> str:
 
 
 def _controls(lang: str) -> str:
-    kinds = "".join(
-        f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>' for k in COMPOSITES
-    )
+    kinds = "".join(f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>' for k in COMPOSITES)
     checks = "".join(
         f'<label><input type="checkbox" data-filter="{k}"> {escape(text(lang, "atlas_filter_" + k))}</label>'
         for k in ("cpu", "decomposed", "backward")

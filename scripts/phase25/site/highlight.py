@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import html
 import os
 import re
 import threading
@@ -35,7 +36,7 @@ class Highlighter:
         if key in self.memory:
             return self.memory[key]
         stored = self.cache / f"{key}.html" if self.cache else None
-        block = _cached(stored)
+        block = _cached(stored, source)
         if block is None:
             block = _highlight(source, filename, classes, first_line)
             _keep(stored, block)
@@ -46,15 +47,24 @@ class Highlighter:
 # The only markup Pygments writes here: a cached block holding anything else (a script, an attribute that
 # runs code) was not written by this code, and is highlighted again instead of reaching a page.
 _TAG = re.compile(r"<[^>]*>")
+_NUMBERS = re.compile(r"[\d\s]*")  # all a block shows besides its code: the line numbers' column
 _OUR_TAG = re.compile(r'</?(?:div|pre|span|code|table|tbody|tr|td|th)(?: class="[\w -]*")?>')
 
 
-def _cached(stored: Path | None) -> str | None:
+def _cached(stored: Path | None, source: str) -> str | None:
+    """A kept block, verified on read: our tags only, and the text a reader sees is ``source`` (with line
+    numbers at most). The cache is in the checkout, where a run could write: a key anyone can compute is
+    not a proof, so what a block shows is checked against the code it stands for."""
     try:
         block = stored.read_text(encoding="utf-8") if stored is not None and stored.is_file() else None
     except (OSError, UnicodeDecodeError):
         return None
     if block is None or not all(_OUR_TAG.fullmatch(tag) for tag in _TAG.findall(block)):
+        return None
+    shown = html.unescape(_TAG.sub("", block))
+    code = source.strip("\n")
+    before, found, after = shown.partition(code)
+    if not found or not _NUMBERS.fullmatch(before) or after.strip():
         return None
     return block
 

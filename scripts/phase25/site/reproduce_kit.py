@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 
 from ..core import records
 from ..core.catalog import Catalog
-from ..core.names import read_inside
+from ..core.names import read_inside, refuse_links
 from ..core.snippets import Snippet, dependency_files
 
 CORE = Path(__file__).resolve().parents[1] / "core"
@@ -66,6 +66,7 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
         for path in (snippet.path, *dependency_files(snippet, layout)):
             files[path.relative_to(layout.root).as_posix()] = read_inside(path, layout.root)
         record = records.record_path(layout, snippet.id, "cpu")
+        refuse_links(record, layout.records)  # (snippets, helpers and deps are refused links where they are found)
         if record.is_file():
             files[f"records/{snippet.id}.cpu.json"] = read_inside(record, layout.root)
     for helper in sorted((layout.snippets / folder).glob("_*.py")):  # helpers a snippet imports by its folder

@@ -24,3 +24,32 @@ def write(site: Path, name: str, content: str | bytes) -> Path:
     data = content.encode("utf-8") if isinstance(content, str) else content
     write_atomic_bytes(target, data, shown_as=f"site/{name}")
     return target
+
+
+class Owners:
+    """Who writes each file of the built site: one name, one owner, every claim made before any write.
+
+    MkDocs claims what it copies and renders (``docs/...`` files, by their source); this package claims
+    what it adds (a record's published files, the reproduction kits, the atlas's data, a lab's download).
+    Two sources that map to one name are refused with both named, before anything is written, so the
+    site never holds whichever came last.
+    """
+
+    def __init__(self) -> None:
+        self.owner: dict[str, str] = {}
+        self.content: dict[str, str | bytes] = {}
+
+    def claim(self, name: str, owner: str, content: str | bytes | None = None) -> None:
+        """``owner`` writes ``site/<name>``; a name another owner holds is a SourceError naming both."""
+        held = self.owner.setdefault(name, owner)
+        if held != owner:
+            raise SourceError(f"site/{name}", f"two sources publish this file: {held} and {owner}")
+        if content is not None:
+            if name in self.content:
+                raise SourceError(f"site/{name}", f"{owner} publishes this file twice")
+            self.content[name] = content
+
+    def write_all(self, site: Path) -> None:
+        """Write every claimed content (the names were checked, and no two owners share one)."""
+        for name, content in self.content.items():
+            write(site, name, content)

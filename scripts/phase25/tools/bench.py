@@ -37,7 +37,8 @@ EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)
 
 def build(root: Path, *, execute: bool = True) -> tuple[float, str, int]:
     started = time.perf_counter()
-    result = sitebuild.build(root, root / "site", execute=execute, timeout=None)  # a slow build is a figure
+    # a slow build is a figure, a hung one is not
+    result = sitebuild.build(root, root / "site", execute=execute, timeout=4 * 3600)
     return time.perf_counter() - started, result.stderr, result.returncode
 
 

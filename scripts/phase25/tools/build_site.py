@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..core import bounded
+
 ENGINES = {"mkdocs": "mkdocs", "properdocs": "properdocs"}  # engine -> its command in the virtual environment
 
 
@@ -18,7 +20,7 @@ def build(
     strict: bool = True,
     execute: bool = False,
     site_url: str | None = None,
-    timeout: float | None = 900,
+    timeout: float = 900,
     engine: str = "mkdocs",
     quiet: bool = False,
 ) -> subprocess.CompletedProcess:
@@ -34,4 +36,4 @@ def build(
         command.append("--strict")
     if quiet:
         command.append("--quiet")
-    return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    return bounded.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=timeout)

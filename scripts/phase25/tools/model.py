@@ -7,14 +7,16 @@ the training runs in a child interpreter that starts with them set.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
+from ..core import bounded
 from ..core.environment import MATH_PINS
 from ..core.paths import Layout
+
+RETRAIN_S = 6 * 3600  # seconds: retraining the running example on two cores takes well under an hour
 
 
 def main(layout: Layout, *, check: bool) -> int:
     env = {**os.environ, **MATH_PINS, "PYTHONPATH": str(layout.root / "scripts")}
     command = [sys.executable, "-m", "minigpt.retrain", *(["--check"] if check else [])]
-    return subprocess.run(command, env=env, cwd=layout.root, check=False).returncode
+    return bounded.run(command, env=env, cwd=layout.root, timeout=RETRAIN_S).returncode

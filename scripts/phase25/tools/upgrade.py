@@ -21,13 +21,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import urllib.request
 from pathlib import Path
 
-from ..core import atomic, drift
+from ..core import atomic, bounded, drift
 from ..core.catalog import Catalog, pinned_version
 from ..core.paths import Layout
 from ..run import plan, pool
@@ -35,6 +34,7 @@ from ..site import review as prose_review
 from ..site import translations
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch
+VENV_S, INSTALL_S = 300, 1800  # seconds: a venv, a pip install (torch is large); past them both are killed
 _VERSION = re.compile(r"[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}")  # fullmatch: "$" would let a newline through, and
 # "\d" a digit of any script (fullwidth, Arabic-Indic, ...)
 
@@ -66,13 +66,12 @@ def scratch_python(root: Path, version: str) -> Path:
     venv = root / ".cache" / "phase25" / f"torch-{version}"
     python = venv / "bin" / "python"
     if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        bounded.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=VENV_S)
         pins = [f"{name}=={pinned(root, name)}" for name in SNIPPET_PINS]
         # The pins named here are the only constraints: a machine-wide pip constraint may cap torch below V.
         env = {**os.environ, "PIP_CONSTRAINT": os.devnull}
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "--quiet", f"torch=={version}", *pins], check=True, env=env
-        )
+        command = [str(python), "-m", "pip", "install", "--quiet", f"torch=={version}", *pins]
+        bounded.run(command, check=True, env=env, timeout=INSTALL_S)
     return python
 
 
@@ -176,7 +175,7 @@ def required_triton(version: str) -> str:
         env = {**os.environ, "PIP_CONSTRAINT": os.devnull}  # the pin is the only constraint, as in setup
         command = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--no-deps"]
         command += ["--quiet", "--report", str(report), f"torch=={checked(version)}"]
-        subprocess.run(command, check=True, env=env)
+        bounded.run(command, check=True, env=env, timeout=INSTALL_S)
         metadata = json.loads(report.read_text(encoding="utf-8"))["install"][0]["metadata"]
     for requirement in metadata.get("requires_dist", []):
         if match := re.match(r"triton\s*(?:==|~=)\s*(\d+\.\d+\.\d+)", requirement):

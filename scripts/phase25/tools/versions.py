@@ -20,8 +20,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..core import bounded
 from ..core.catalog import pinned_torch
 
+GIT_S, DEPLOY_S = 120, 3600  # seconds: one git command, one mike deploy (a strict build of the whole site)
 VERSIONED_CONFIG = "mkdocs.versioned.yml"
 TAG = re.compile(r"torch-[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}")  # a release tag, as `make versions PREVIOUS=` names it
 BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # the branch the versions are committed to
@@ -48,7 +50,7 @@ def _mike(tree: Path, args: list[str], *, archived: bool = False) -> None:
     if archived:
         env["PHASE25_ARCHIVED"] = "1"
     mike = [sys.executable, "-c", "from mike.driver import main; main()"]  # mike has no __main__
-    subprocess.run([*mike, *args], cwd=tree, env=env, check=True)
+    bounded.run([*mike, *args], cwd=tree, env=env, check=True, timeout=DEPLOY_S)
 
 
 def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: bool = False) -> str:
@@ -69,7 +71,8 @@ def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: 
 
 
 def _git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+    done = bounded.run(["git", *args], cwd=root, check=True, capture_output=True, text=True, timeout=GIT_S)
+    return str(done.stdout).strip()
 
 
 def previous_tag(root: Path) -> str:
