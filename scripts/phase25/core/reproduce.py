@@ -47,6 +47,25 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _rank_envs(env: dict[str, str], ranks: int) -> list[dict[str, str]]:
+    """One environment per rank, torchrun's contract (rank 0 listens on a free loopback port); one for one."""
+    if ranks <= 1:
+        return [env]
+    port = str(_free_port())
+    return [
+        {
+            **env,
+            "RANK": str(r),
+            "LOCAL_RANK": str(r),
+            "WORLD_SIZE": str(ranks),
+            "LOCAL_WORLD_SIZE": str(ranks),
+            "MASTER_ADDR": "127.0.0.1",
+            "MASTER_PORT": port,
+        }
+        for r in range(ranks)
+    ]
+
+
 def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the snippet (each rank of it) once; its output as a record holds it, and this machine's facts."""
     work = scratch / "work"
@@ -55,23 +74,7 @@ def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], di
     env = _env(snippet, kit, scratch)
     ranks = snippet.header.ranks
     command = [sys.executable, str(snippet.path)]
-    port = str(_free_port()) if ranks > 1 else ""
-    env_of = (
-        [
-            {
-                **env,
-                "RANK": str(r),
-                "LOCAL_RANK": str(r),
-                "WORLD_SIZE": str(ranks),
-                "LOCAL_WORLD_SIZE": str(ranks),
-                "MASTER_ADDR": "127.0.0.1",
-                "MASTER_PORT": port,
-            }
-            for r in range(ranks)
-        ]
-        if ranks > 1
-        else [env]
-    )
+    env_of = _rank_envs(env, ranks)
     runs = []
     try:
         for e in env_of:

@@ -168,6 +168,17 @@ def _streams(
     return stdout, stderr, per_rank
 
 
+def _sealed(
+    snippet: Snippet, ended: Ended, result: dict, ctx: normalize.Context, *, tag: str, verdict: _Verdict
+) -> tuple[str, str, list[dict[str, Any]], _Verdict]:
+    """The run's streams (see :func:`_streams`), or none of them and a failed verdict when the run printed a
+    line in the shape of its structure: nothing of a forged structure is kept, and the record says where."""
+    try:
+        return (*_streams(snippet, ended, result, ctx, tag), verdict)
+    except cells.Forged as forged:
+        return "", "", [], _Verdict("failed", f"its output was refused: {forged}")
+
+
 def make(
     snippet: Snippet,
     device: str,
@@ -190,11 +201,7 @@ def make(
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
     verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx, lost=result.get("lost"))
-    try:
-        stdout, stderr, per_rank = _streams(snippet, ended, result, ctx, tag)
-    except cells.Forged as forged:  # nothing of the forged structure is kept: the run failed, and says where
-        stdout, stderr, per_rank = "", "", []
-        verdict = _Verdict("failed", f"its output was refused: {forged}")
+    stdout, stderr, per_rank, verdict = _sealed(snippet, ended, result, ctx, tag=tag, verdict=verdict)
     keep_error = error and snippet.header.expect_error and verdict.status == "ok"
     made = Record(
         snippet=snippet.id,

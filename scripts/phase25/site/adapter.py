@@ -24,12 +24,13 @@ from ..core.errors import Interrupted, SourceError
 from ..core.names import refuse_links
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import assemble, atlas, labs, reproduce_kit, search_input, site_files, strings, translations, workarounds
+from . import assemble, labs, search_input, site_files, strings, translations, workarounds
+from .downloads import reproduce_files
 from .highlight import Highlighter
 from .markup import admonition, escape
 from .page import Page
 from .page_source import FRONT_MATTER
-from .published import outside_files, published_url, source_url
+from .published import outside_files, published_url
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -239,31 +240,6 @@ def on_post_build(config: MkDocsConfig) -> None:
         _post_build(config)
     except SourceError as exc:
         raise _fail(str(exc)) from None
-
-
-def reproduce_files(
-    catalog: Catalog, owners: site_files.Owners | None = None, atlases: set[str] | None = None
-) -> dict[str, bytes]:
-    """Each page's reproduction kit, and each snippet's file on its own, as the site publishes them; each
-    claimed in ``owners`` by what it comes from. The atlas's data comes only from the records of the
-    snippets in ``atlases`` (those an ``::: atlas`` directive names; every record when None)."""
-    owners = owners or site_files.Owners()
-    offered = [s for s in catalog.snippets.values() if reproduce_kit.offered(s)]
-    for s in offered:
-        owners.claim(source_url(s.id), f"snippets/{s.id}.py", s.path.read_bytes())
-    for standing in catalog.standings.values():  # the atlas's data, fetched by its detail view
-        if standing.usable and standing.record is not None and (atlases is None or standing.record.snippet in atlases):
-            try:
-                published = atlas.data_files(standing.record)
-            except atlas.Refused:  # its page already says why, as a problem; nothing of it is published
-                continue
-            for name, text in published.items():
-                owners.claim(name, f"the record of {standing.record.snippet} ({standing.record.device})", text.encode())
-    for folder in sorted({s.id.split("/")[0] for s in offered}):
-        owners.claim(
-            reproduce_kit.url(folder), f"the reproduction kit of snippets/{folder}", reproduce_kit.kit(catalog, folder)
-        )
-    return {k: v if isinstance(v, bytes) else v.encode() for k, v in owners.content.items()}
 
 
 def _claims(build: Build) -> site_files.Owners:

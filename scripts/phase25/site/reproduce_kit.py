@@ -68,7 +68,7 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
         record = records.record_path(layout, snippet.id, "cpu")
         refuse_links(record, layout.records)  # (snippets, helpers and deps are refused links where they are found)
         if record.is_file():
-            files[f"records/{snippet.id}.cpu.json"] = read_inside(record, layout.root)
+            files[f"records/{snippet.id}.cpu.json"] = read_inside(record, layout.records)
     for helper in sorted((layout.snippets / folder).glob("_*.py")):  # helpers a snippet imports by its folder
         files[f"snippets/{folder}/{helper.name}"] = read_inside(helper, layout.root)
     files["scripts/phase25/__init__.py"] = (
