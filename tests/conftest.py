@@ -42,6 +42,13 @@ TAKE_LOCK = (
 LOCK_THEN_SLEEP = TAKE_LOCK.replace("{folder!r}", "__import__('sys').argv[1]") + "; __import__('time').sleep(300)"
 
 
+def lock_folder(tmp_path: Path) -> tuple[Path, str]:
+    """A folder for the locks of a test's processes, and the line that takes one there."""
+    folder = tmp_path / "locks"
+    folder.mkdir()
+    return folder, TAKE_LOCK.format(folder=str(folder))
+
+
 def locks_taken(folder: Path) -> int:
     return sum(1 for path in folder.iterdir() if not path.name.endswith(".part")) if folder.exists() else 0
 

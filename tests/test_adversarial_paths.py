@@ -59,13 +59,22 @@ def test_a_snippet_folder_that_is_a_link_is_refused(toy, tmp_path):
         snippets.discover(toy.layout)
 
 
-def test_a_dependency_that_is_a_link_to_a_file_of_the_repository_is_refused(toy):
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        ("data/alias.txt", r"is a symbolic link: data/alias\.txt"),
+        ("data", r"holds a link \(to a file of the repository\): data/alias\.txt"),
+    ],
+    ids=["the-file", "its-folder"],
+)
+def test_a_dependency_that_is_a_link_to_a_file_of_the_repository_is_refused(toy, named, said):
+    """Nothing reached through a link is read, wherever it points: named itself or inside a folder named."""
     (toy.root / "data").mkdir()
     (toy.root / "data" / "real.txt").write_text("600")
     (toy.root / "data" / "alias.txt").symlink_to(toy.root / "data" / "real.txt")
-    toy.add("page/a", "print(1)\n", extra='deps = ["data/alias.txt"]')
+    toy.add("page/a", "print(1)\n", extra=f'deps = ["{named}"]')
     [snippet] = snippets.discover(toy.layout)
-    with pytest.raises(SourceError, match=r"is a symbolic link: data/alias\.txt"):
+    with pytest.raises(SourceError, match=said):
         snippets.dependency_files(snippet, toy.layout)
 
 

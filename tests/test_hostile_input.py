@@ -120,17 +120,6 @@ def test_a_dependency_that_links_outside_the_repository_is_refused(toy, tmp_path
         snippets.source_sha256(snippet, toy.layout)
 
 
-def test_a_dependency_folder_that_holds_a_link_inside_the_repository_is_refused(toy):
-    """Nothing reached through a link is read, wherever it points (tests/test_adversarial_paths.py)."""
-    (toy.root / "data").mkdir()
-    (toy.root / "data" / "real.txt").write_text("600")
-    (toy.root / "data" / "alias.txt").symlink_to(toy.root / "data" / "real.txt")
-    toy.add("page/a", "print(1)\n", extra='deps = ["data"]')
-    [snippet] = snippets.discover(toy.layout)
-    with pytest.raises(SourceError, match=r"holds a link \(to a file of the repository\): data/alias\.txt"):
-        snippets.dependency_files(snippet, toy.layout)
-
-
 def test_the_site_writes_only_inside_its_folder(tmp_path):
     site, outside = tmp_path / "site", tmp_path / "outside"
     site.mkdir()

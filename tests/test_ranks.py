@@ -7,7 +7,7 @@ import shutil
 import time
 
 import pytest
-from conftest import TAKE_LOCK, ToyProject, locks_held, locks_taken
+from conftest import ToyProject, lock_folder, locks_held, locks_taken
 from phase25.core import records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
@@ -127,9 +127,7 @@ def test_a_note_may_quote_what_a_rank_printed_or_its_calls_and_nothing_else(rank
 
 @pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_path):
-    locks = tmp_path / "locks"
-    locks.mkdir()
-    take_lock = TAKE_LOCK.format(folder=str(locks))
+    locks, take_lock = lock_folder(tmp_path)
     toy.add(
         "page/stuck",
         f"""

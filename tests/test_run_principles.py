@@ -19,17 +19,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, TAKE_LOCK, locks_held, locks_taken
+from conftest import REPO, lock_folder, locks_held, locks_taken
 from phase25 import cli
 from phase25.core import bounded, records
 
 # -- nothing outlives the run; limits ---------------------------------------------------------------------------------
 
 
-def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, tmp_path):
-    locks = tmp_path / "locks"
-    locks.mkdir()
-    take_lock = TAKE_LOCK.format(folder=str(locks))
+def add_a_double_fork(toy, tmp_path: Path) -> Path:
+    """A snippet that leaves a grandchild behind in a session of its own (holding a lock); the locks' folder."""
+    locks, take_lock = lock_folder(tmp_path)
     toy.add(
         "page/hides",
         f"""
@@ -44,6 +43,11 @@ def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, 
         print("left a grandchild behind")
     """,
     )
+    return locks
+
+
+def test_a_double_forked_process_in_a_session_of_its_own_dies_with_its_run(toy, tmp_path):
+    locks = add_a_double_fork(toy, tmp_path)
     [record] = toy.run()[0].executed
     assert record.status == "ok" and record.stdout == "left a grandchild behind\n"
     time.sleep(0.2)
@@ -124,23 +128,7 @@ def test_without_a_namespace_the_runner_says_so_once_and_still_kills_what_it_fin
     monkeypatch.setenv("PHASE25_PIDNS", "0")
     monkeypatch.setattr(pidns, "_WARNED", [])
     pidns.probe.cache_clear()
-    locks = tmp_path / "locks"
-    locks.mkdir()
-    take_lock = TAKE_LOCK.format(folder=str(locks))
-    toy.add(
-        "page/hides",
-        f"""
-        import os, time
-        if os.fork() == 0:
-            os.setsid()
-            if os.fork() == 0:
-                {take_lock}
-                time.sleep(300)
-            os._exit(0)
-        time.sleep(0.5)
-        print("left a grandchild behind")
-    """,
-    )
+    locks = add_a_double_fork(toy, tmp_path)
     toy.add("page/second", "print('two')\n")
     outcome = toy.run()[0]
     assert [r.status for r in outcome.executed] == ["ok", "ok"]
@@ -152,9 +140,7 @@ def test_without_a_namespace_the_runner_says_so_once_and_still_kills_what_it_fin
 
 
 def test_a_run_past_its_process_limit_is_stopped_and_nothing_of_it_survives(toy, tmp_path):
-    locks = tmp_path / "locks"
-    locks.mkdir()
-    take_lock = TAKE_LOCK.format(folder=str(locks))
+    locks, take_lock = lock_folder(tmp_path)
     toy.add(
         "page/tree",
         f"""
