@@ -43,12 +43,18 @@ ENDS = {
 }
 
 
-@pytest.mark.parametrize(
-    "where",
-    [BLOCKED_IN_A_COLLECTIVE, BUSY_ELSEWHERE, BEFORE_THE_RENDEZVOUS],
-    ids=["in-a-collective", "busy-elsewhere", "before-the-rendezvous"],
-)
-@pytest.mark.parametrize("how", list(ENDS))
+# Every way of ending and every place of waiting, each at least once (not every pair: each case starts two
+# interpreters that import torch).
+CASES = {
+    "sigkill-in-a-collective": (BLOCKED_IN_A_COLLECTIVE, "sigkill"),
+    "raises-in-a-collective": (BLOCKED_IN_A_COLLECTIVE, "raises"),
+    "sigsegv-busy-elsewhere": (BUSY_ELSEWHERE, "sigsegv"),
+    "sigkill-busy-elsewhere": (BUSY_ELSEWHERE, "sigkill"),
+    "status-3-before-the-rendezvous": (BEFORE_THE_RENDEZVOUS, "status-3"),
+}
+
+
+@pytest.mark.parametrize(("where", "how"), list(CASES.values()), ids=list(CASES))
 def test_a_lost_rank_ends_the_run_at_once_and_the_record_says_which_and_how(toy, where, how):
     end, said = ENDS[how]
     toy.add("page/lost", where.format(end=end), extra="ranks = 2\ntimeout = 120")
