@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO
-from phase25.core import environment, records
+from conftest import EARLY, REPO, early
+from phase25.core import bounded, environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.paths import Layout, copy_project
+from phase25.tools import build_site
 from phase25.tools.build_site import build
 
 pytestmark = pytest.mark.slow
@@ -119,10 +121,9 @@ def test_diagrams_are_drawn_at_build_time_and_no_page_loads_a_diagram_script(bui
     assert not list(built_site.rglob("mermaid*.js"))
 
 
-@pytest.fixture(scope="module")
-def broken(tmp_path_factory):
-    """A copy of the project with one of every mistake a strict build must refuse, built once."""
-    project = copy_project(tmp_path_factory.mktemp("broken") / "project")
+def start_broken(scratch: Path) -> dict[str, subprocess.Popen]:
+    """A copy of the project with one of every mistake a strict build must refuse, its build started."""
+    project = copy_project(scratch / "project")
     layout = Layout.of(project)
     catalog = Catalog.here(layout)
     cpu = catalog.standing("00-orientation/linear_grad_fn", "cpu").record
@@ -146,8 +147,22 @@ def broken(tmp_path_factory):
             re.sub(r"^::: snippet theory-02/formulas\n", "", page.read_text(), flags=re.M)
             + "\n[nowhere](#no-such-heading) and [elsewhere](../index.md#no-such-heading)\n"
         )
-    result = build(project, project / "site", quiet=True)  # --quiet once hid every warning from --strict
-    return project, result
+    argv, env = build_site.command(project, project / "site", quiet=True)  # --quiet once hid every warning
+    output = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    return {"build": bounded.start(["nice", "-n", "10", *argv], cwd=project, env=env, **output)}
+
+
+EARLY["broken"] = start_broken  # started at collection, beside the first tests (conftest.EarlyWork)
+
+
+@pytest.fixture(scope="module")
+def broken():
+    """The broken copy and its strict build's result (started at collection)."""
+    scratch, processes = early("broken")
+    [(out, err)] = bounded.wait_all([processes["build"]], 900, "the broken copy's build")
+    return scratch / "project", subprocess.CompletedProcess(
+        processes["build"].args, processes["build"].returncode, out, err
+    )
 
 
 def test_a_strict_build_refuses_each_mistake_naming_page_snippet_and_device(broken):
