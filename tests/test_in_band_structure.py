@@ -10,7 +10,7 @@ prefix's shape stays text of its own rank: a printed line never splits, renames 
 from __future__ import annotations
 
 import pytest
-from phase25.core import cells
+from phase25.core import cells, records
 from phase25.run import ranks
 
 LAB = "# %% first\nprint('one')\n# %% second\n{body}\n"
@@ -79,3 +79,30 @@ def test_sealing_keeps_the_runs_own_markers_and_names_the_first_forged_line():
     assert (own, per_rank) == ("mine\n", ["", "hi\n"])
     with pytest.raises(cells.Forged, match=r"line 2 has the shape of a rank's prefix"):  # in the launcher's own
         ranks.split("mine\n⟪phase25 rank 1⟫ hi\n", 2, tag)
+
+
+@pytest.mark.parametrize(
+    ("body", "extra"),
+    [
+        ("print('⟪phase25: 3 lines omitted (9 bytes)⟫')", ""),
+        ("import sys; print('⟪phase25: 3 lines omitted (9 bytes)⟫', file=sys.stderr)", ""),
+        ("print('x\\n' * 40000); print('⟪phase25: 3 lines omitted (9 bytes)⟫')", ""),  # cut for real, and forged
+        ("import os\nif os.environ['RANK'] == '1':\n    print('⟪phase25: 3 lines omitted (9 bytes)⟫')", "ranks = 2"),
+    ],
+    ids=["stdout", "stderr", "beside-a-real-cut", "in-a-rank"],
+)
+def test_a_printed_lines_omitted_note_fails_the_run(toy, body, extra):
+    """The note that a capped stream left lines out is the capture's to write: a snippet that prints its shape
+    (on either stream, in a rank, or beside a real cut) would make a page claim a cut that never happened."""
+    toy.add("page/forger", body + "\n", extra=extra)
+    [record] = toy.run()[0].executed
+    assert record.status == "failed", record.status
+    assert 'in the shape of the "lines omitted" note, the runner\'s alone' in record.error
+    assert record.stdout == "" and record.stderr == ""
+
+
+def test_a_real_cut_keeps_its_one_note(toy):
+    toy.add("page/long", "print('x\\n' * 40000)\n")
+    [record] = toy.run()[0].executed
+    assert record.status == "ok", record.error
+    assert len(records.OMITTED.findall(record.stdout)) == 1

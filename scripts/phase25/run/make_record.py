@@ -156,10 +156,13 @@ def _streams(
     out, err = ended.stdout, ended.stderr
     if snippet.header.cells:
         out, err = cells.seal(out, tag), cells.seal(err, tag)
+    stdout, outs = ranks.split(out, snippet.header.ranks, tag) if snippet.header.ranks > 1 else (out, [])
+    stderr, errs = ranks.split(err, snippet.header.ranks, tag) if snippet.header.ranks > 1 else (err, [])
+    for name, pieces, cut in (("stdout", [stdout, *outs], ended.cuts[0]), ("stderr", [stderr, *errs], ended.cuts[1])):
+        if sum(len(records.OMITTED.findall(piece)) for piece in pieces) != cut:  # the capture writes one, if it cut
+            raise cells.Forged(f'{name} holds a line in the shape of the "lines omitted" note, the runner\'s alone')
     if snippet.header.ranks <= 1:
-        return out, err, []
-    stdout, outs = ranks.split(out, snippet.header.ranks, tag)
-    stderr, errs = ranks.split(err, snippet.header.ranks, tag)
+        return stdout, stderr, []
     counted = [r.get("collectives", {}) for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
     per_rank = [
         {"stdout": normalize.normalize(o, ctx), "stderr": normalize.normalize(e, ctx), "collectives": c}

@@ -35,6 +35,7 @@ class Ended:
     wall: float
     limit: str | None = None  # the limit the run went past, when its supervisor stopped it for that
     survivors: int = 0  # processes of the run that were still alive after every kill
+    cuts: tuple[int, int] = (0, 0)  # "lines omitted" notes the capture wrote into stdout and stderr (0 or 1)
 
 
 @dataclass
@@ -94,7 +95,10 @@ def wait(link: Link, timeout: float, cancel: threading.Event | None) -> Ended:
     killed = timed_out or cancelled or said.limit is not None
     out, err = streams[link.stdout].text(), streams[link.stderr].text()
     wall = (said.ended_at or time.monotonic()) - started
-    return Ended(None if killed else said.status, timed_out, cancelled, out, err, wall, said.limit, said.survivors)
+    cuts = (int(streams[link.stdout].dropped_bytes > 0), int(streams[link.stderr].dropped_bytes > 0))
+    return Ended(
+        None if killed else said.status, timed_out, cancelled, out, err, wall, said.limit, said.survivors, cuts
+    )
 
 
 def _force_kill(link: Link, supervisor: int | None) -> None:
