@@ -224,6 +224,26 @@ EARLY: dict[str, Callable[[Path], dict[str, subprocess.Popen]]] = {}  # fixture 
 _EARLY: list[EarlyWork] = []
 
 
+NICE = ("nice", "-n", "10")  # early work runs beside the first tests, like the background re-execution
+
+
+def start_niced(command: list[str], **popen) -> subprocess.Popen:
+    """Early work's process: niced, its output captured as text, in a session of its own (core/bounded.py)."""
+    from phase25.core import bounded
+
+    return bounded.start([*NICE, *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def early_result(name: str, label: str) -> tuple[Path, subprocess.CompletedProcess]:
+    """The scratch folder of the early work ``name``, started as one process, and that process once ended."""
+    from phase25.core import bounded
+
+    scratch, processes = early(name)
+    [process] = processes.values()
+    [(out, err)] = bounded.wait_all([process], 900, label)
+    return scratch, subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
 def early(name: str) -> tuple[Path, dict[str, subprocess.Popen]]:
     """The scratch folder and the processes of the early work ``name`` (started now if collection did not)."""
     if not _EARLY:

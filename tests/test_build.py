@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import EARLY, REPO, early
-from phase25.core import bounded, environment, records
+from conftest import EARLY, REPO, early_result, start_niced
+from phase25.core import environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.paths import Layout, copy_project
 from phase25.tools import build_site
@@ -148,8 +148,7 @@ def start_broken(scratch: Path) -> dict[str, subprocess.Popen]:
             + "\n[nowhere](#no-such-heading) and [elsewhere](../index.md#no-such-heading)\n"
         )
     argv, env = build_site.command(project, project / "site", quiet=True)  # --quiet once hid every warning
-    output = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
-    return {"build": bounded.start(["nice", "-n", "10", *argv], cwd=project, env=env, **output)}
+    return {"build": start_niced(argv, cwd=project, env=env)}
 
 
 EARLY["broken"] = start_broken  # started at collection, beside the first tests (conftest.EarlyWork)
@@ -158,11 +157,8 @@ EARLY["broken"] = start_broken  # started at collection, beside the first tests 
 @pytest.fixture(scope="module")
 def broken():
     """The broken copy and its strict build's result (started at collection)."""
-    scratch, processes = early("broken")
-    [(out, err)] = bounded.wait_all([processes["build"]], 900, "the broken copy's build")
-    return scratch / "project", subprocess.CompletedProcess(
-        processes["build"].args, processes["build"].returncode, out, err
-    )
+    scratch, result = early_result("broken", "the broken copy's build")
+    return scratch / "project", result
 
 
 def test_a_strict_build_refuses_each_mistake_naming_page_snippet_and_device(broken):
@@ -208,8 +204,7 @@ def start_executing(scratch: Path) -> dict[str, subprocess.Popen]:
         page = project / f"docs/{lang}/index.md"
         page.write_text(page.read_text() + "\n::: snippet 00-orientation/vandal\n")
     argv, env = build_site.command(project, scratch / "site", execute=True)
-    output = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
-    return {"build": bounded.start(["nice", "-n", "10", *argv], cwd=project, env=env, **output)}
+    return {"build": start_niced(argv, cwd=project, env=env)}
 
 
 EARLY["executing"] = start_executing  # started at collection, beside the first tests (conftest.EarlyWork)
@@ -218,9 +213,7 @@ EARLY["executing"] = start_executing  # started at collection, beside the first 
 @pytest.fixture
 def executing() -> tuple[Path, subprocess.CompletedProcess]:
     """The executing copy's scratch folder and its build's result (started at collection)."""
-    scratch, processes = early("executing")
-    [(out, err)] = bounded.wait_all([processes["build"]], 900, "the executing copy's build")
-    return scratch, subprocess.CompletedProcess(processes["build"].args, processes["build"].returncode, out, err)
+    return early_result("executing", "the executing copy's build")
 
 
 def test_a_build_executes_each_stale_run_once_and_refuses_a_snippet_that_writes_into_the_checkout(executing):

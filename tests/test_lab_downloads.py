@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import EARLY, REPO, early
+from conftest import EARLY, NICE, REPO, early
 from phase25.core import bounded, cells, environment, normalize
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
@@ -38,9 +38,6 @@ CHECK = {
 def unpack(lab: labs.Lab, target: Path) -> Path:
     zipfile.ZipFile(io.BytesIO(labs.bundle(lab, CATALOG))).extractall(target)
     return target / lab.notebook.stem
-
-
-NICE = ("nice", "-n", "10")  # beside the first tests, like the background re-execution
 
 
 def start_labs(scratch: Path) -> dict[str, subprocess.Popen]:

@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import EARLY, REPO, early
+from conftest import EARLY, REPO, early_result, start_niced
 from phase25.core import bounded
 from phase25.tools.versions import minor, previous_tag
 
@@ -42,9 +42,7 @@ def start_versions(scratch: Path) -> dict[str, subprocess.Popen]:
     git(clone, "fetch", "--quiet", "--tags", str(REPO))
     env = {**os.environ, "PYTHONPATH": str(clone / "scripts"), "PHASE25_SITE_URL": "http://127.0.0.1/site/"}
     env.pop("PHASE25_EXECUTE", None)
-    command = ["nice", "-n", "10", sys.executable, "-m", "phase25", "versions"]
-    output = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
-    return {"versions": bounded.start(command, cwd=clone, env=env, **output)}
+    return {"versions": start_niced([sys.executable, "-m", "phase25", "versions"], cwd=clone, env=env)}
 
 
 EARLY["published"] = start_versions  # started at collection, beside the first tests (conftest.EarlyWork)
@@ -57,10 +55,9 @@ def published() -> tuple[Path, str, str]:
         previous = previous_tag(REPO)
     except ValueError as exc:
         pytest.skip(f"{exc} (a clone without tags)")
-    scratch, processes = early("published")
+    scratch, done = early_result("published", "make versions")
     clone = scratch / "repo"
-    [(log, _)] = bounded.wait_all([processes["versions"]], 900, "make versions")
-    assert processes["versions"].returncode == 0, log[-6000:]
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     pages = scratch / "pages"
     git(clone, "worktree", "add", "--quiet", str(pages), "gh-pages")
     current = minor(re.search(r"^torch==(\S+)", (clone / "requirements.txt").read_text(), re.M).group(1))

@@ -60,7 +60,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _spec(snippet: Snippet, device: str, run: Path) -> tuple[Spec, dict[str, str]]:
+def _spec(snippet: Snippet, device: str, run: Path, tag: str) -> tuple[Spec, dict[str, str]]:
     """What the supervisor needs to start the snippet, and the environment of its warm interpreter."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("PHASE25_")}
     shared = {**base, **environment.run_env(snippet, device)}
@@ -72,7 +72,7 @@ def _spec(snippet: Snippet, device: str, run: Path) -> tuple[Spec, dict[str, str
         "device": device,
         "cells": snippet.header.cells,
         "scripts": scripts,
-        "tag": secrets.token_hex(8),  # marks cells and ranks on the run's streams (cells.seal, ranks.split)
+        "tag": tag,  # marks cells and ranks on the run's streams (cells.seal, ranks.split)
     }
     if snippet.header.ranks > 1:  # torchrun's contract: rank 0 listens on MASTER_ADDR:MASTER_PORT
         description["ranks"] = snippet.header.ranks
@@ -106,7 +106,8 @@ def run_one(
     run = session.run_dir(f"{snippet.id}-{device}")
     try:
         copy_tree(snippet, layout, run / "tree")
-        spec, shared = _spec(snippet, device, run)
+        tag = secrets.token_hex(8)  # the run's own: the snippet never sees it
+        spec, shared = _spec(snippet, device, run, tag)
         flavour = "compiler" if any(word in snippet.source for word in COMPILES) else "torch"
         link = session.start(spec, shared if warm else None, flavour)
         try:
@@ -117,7 +118,6 @@ def run_one(
             return None
         limit = snippet.header.timeout * session.timeout_factor
         mode = "warm" if link.warm else "fresh"
-        tag = json.loads(spec["env"]["PHASE25_RUN"])["tag"]
         return make_record.make(snippet, device, layout, run, ended, commit=commit, mode=mode, limit=limit, tag=tag)
     finally:
         shutil.rmtree(run, ignore_errors=True)
