@@ -1,4 +1,4 @@
-"""Re-execute every CPU snippet into a scratch records folder: started by conftest.py in the background
+"""Re-execute every CPU and emulated run into a scratch records folder: started by conftest.py in the background
 of the test session, at low priority, so the snippets run while the other tests do and the records
 tests find them done.
 
@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from phase25.core.catalog import Catalog
+from phase25.core.devices import LOCAL
 from phase25.core.errors import Interrupted
 from phase25.core.paths import DEFAULT_LAYOUT, Layout
 from phase25.run import plan, pool, progress
@@ -27,8 +28,8 @@ from phase25.run import plan, pool, progress
 TIMEOUT_FACTOR = 3.0
 
 
-def made_warm(catalog: Catalog, snippet_id: str) -> bool:
-    record = catalog.standing(snippet_id, "cpu").record
+def made_warm(catalog: Catalog, snippet_id: str, device: str) -> bool:
+    record = catalog.standing(snippet_id, device).record
     return bool(record and record.run.get("mode") == "warm")
 
 
@@ -49,9 +50,9 @@ def main(scratch: Path, session: int) -> int:
     os.nice(10)
     committed = Catalog.here(DEFAULT_LAYOUT)
     target = Catalog(Layout(DEFAULT_LAYOUT.root, DEFAULT_LAYOUT.snippets, scratch / "records"), committed.torch)
-    todo, _ = plan.jobs(target, ["cpu"], force=True)
+    todo, _ = plan.jobs(target, list(LOCAL), force=True)
     for warm in (True, False):
-        jobs = [job for job in todo if made_warm(committed, job.snippet.id) != warm]
+        jobs = [job for job in todo if made_warm(committed, job.snippet.id, job.device) != warm]
         if jobs:
             pool.run(
                 target,

@@ -258,7 +258,7 @@ def test_bad_records_are_problems_for_a_strict_build(site, toy, state, banner, p
     [
         ("# T\n\n::: snipet page/a\n", 3, "unknown directive '::: snipet'"),
         ("# T\n::: snippet\n", 2, "'::: snippet' needs: ::: snippet <page>/<name>"),
-        ("::: note page/a tpu\n    text\n", 1, "the device must be one of cpu, cuda"),
+        ("::: note page/a tpu\n    text\n", 1, "the device must be one of cpu, sm90-codegen, cuda"),
         ("::: note page/a cuda\nnot indented\n", 1, "has no text"),
     ],
 )

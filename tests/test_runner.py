@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import time
 
 import pytest
@@ -315,7 +316,15 @@ def test_cli_report_lists_missing_cuda_and_fails_on_missing_cpu(toy, capsys):
     toy.run()
     assert cli.main(["--root", str(toy.root), "report"]) == 0
     captured = capsys.readouterr()
-    assert "page/a  cuda    missing" in captured.out and "1 CUDA records not captured yet" in captured.err
+    assert re.search(r"page/a  cuda +missing", captured.out) and "1 CUDA records not captured yet" in captured.err
+
+
+def test_cli_report_fails_on_a_missing_emulated_record_like_a_cpu_one(toy, capsys):
+    """The emulated device is made on any machine: its missing record is a problem, never "not captured yet"."""
+    toy.add("page/a", "print(1)\n", devices='["cpu", "sm90-codegen"]')
+    toy.run()
+    assert cli.main(["--root", str(toy.root), "report"]) == 1
+    assert re.search(r"page/a  sm90-codegen +missing", capsys.readouterr().out)
 
 
 def test_cli_names_the_file_and_line_of_a_bad_header(toy, capsys):

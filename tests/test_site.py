@@ -25,7 +25,10 @@ def config_for(toy) -> Config:
 @pytest.mark.parametrize(
     ("header", "message"),
     [
-        ('devices = ["tpu"]', "snippets/page/bad.py:2: devices must be a non-empty list drawn from ['cpu', 'cuda']"),
+        (
+            'devices = ["tpu"]',
+            "snippets/page/bad.py:2: devices must be a non-empty list drawn from ['cpu', 'sm90-codegen', 'cuda']",
+        ),
         ("colour = 1", "snippets/page/bad.py:2: unknown key 'colour' in the header"),
         ("timeout = [", "snippets/page/bad.py:2: the header is not valid TOML"),
     ],

@@ -35,8 +35,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .core.devices import DEVICES
 from .core.errors import Interrupted, SourceError
-from .core.header import DEVICES
 from .core.paths import REPO_ROOT, Layout
 from .run.plan import parse_shard
 
@@ -114,16 +114,16 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="execute the runs whose record is missing or stale")
     _run_options(p)
-    p.add_argument("--device", choices=[*DEVICES, "all"], default="cpu")
+    p.add_argument("--device", choices=[*DEVICES, "local", "all"], default="cpu", help="local: cpu and the emulated")
     p.add_argument("--require-device", choices=DEVICES, help="fail unless this device is present")
     p.add_argument("--force", action="store_true", help="re-execute even current records")
     p.add_argument("--archive", help="afterwards, pack the records of the devices run into this .tar.gz")
-    _run_options(sub.add_parser("update", help="re-execute every CPU run and rewrite its record"))
-    _run_options(sub.add_parser("check", help="re-execute CPU runs into a scratch folder; diff against records"))
+    _run_options(sub.add_parser("update", help="re-execute every CPU and emulated run and rewrite its record"))
+    _run_options(sub.add_parser("check", help="re-execute CPU and emulated runs into a scratch folder; diff them"))
     sub.add_parser("report", help="every (snippet, device) and the state of its record")
     p = sub.add_parser("merge", help="merge the records folders of shards: every run exactly once, or nothing")
     p.add_argument("folders", nargs="+", help="one records folder per shard")
-    p.add_argument("--device", choices=DEVICES, default="cpu")
+    p.add_argument("--device", choices=[*DEVICES, "local"], default="local")
     p.add_argument("--into", help="records folder to write (default: records/)")
     sub.add_parser("unpack", help="check a GPU capture's archive, then write its CUDA records").add_argument(
         "archive", help="the .tar.gz the capture made"

@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import environment, records
+from .devices import LOCAL
 from .paths import Layout
 from .records import Record, RecordError
 from .snippets import Snippet, discover, source_sha256
@@ -96,7 +97,7 @@ def standing_of(snippet: Snippet, device: str, digest: str, record: Record | Non
     if record.env_key != environment.env_key(snippet, device):
         return Standing("stale", "the snippet's environment or the runner's pins changed", record)
     recorded = record.provenance.get("torch")
-    if device == "cpu" and torch and recorded and recorded != torch:
+    if device in LOCAL and torch and recorded and recorded != torch:
         return Standing("stale", f"recorded with torch {recorded}, this machine has {torch}", record)
     return Standing("current", "", record)
 

@@ -29,6 +29,7 @@ import json
 from typing import TYPE_CHECKING
 
 from . import normalize
+from .devices import LOCAL
 
 if TYPE_CHECKING:  # the snippet's process imports this module: keep it light
     from pathlib import Path
@@ -111,7 +112,7 @@ def folders_context(
 def run_env(snippet: Snippet, device: str) -> dict[str, str]:
     """The variables a run of ``snippet`` on ``device`` gets on top of the inherited ones."""
     env = dict(PINNED_ENV)
-    if device == "cpu":
+    if device in LOCAL:  # the emulated device runs on the CPU too, and must not reach a real GPU
         env.update(CPU_ENV)
     env.update(snippet.header.env)
     return env

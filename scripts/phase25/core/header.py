@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import limits
+from .devices import DEVICES
 from .errors import SourceError
 from .names import problem_with
 
-DEVICES = ("cpu", "cuda")
 KEYS = (
     "devices",
     "env",

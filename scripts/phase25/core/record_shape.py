@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import limits
-from .header import DEVICES
+from .devices import DEVICES, EMULATION_FIELDS, emulated
 from .names import problem_with
 
 STATUSES = ("ok", "failed", "timeout")
@@ -227,5 +227,13 @@ def check(data: dict[str, Any]) -> None:
         {"published": PUBLISHED},
         "",
     )
+    if emulated(data["device"]) and isinstance(data["output"], dict) and data["output"].get("status") == "ok":
+        # Only an ok run's output is shown as an output; a failed one is a problem on every page that shows it.
+        missing = [name for name in EMULATION_FIELDS if not data["provenance"].get(name)]
+        if missing:
+            raise ShapeError(
+                f"field provenance does not name the emulation that made this {data['device']} output "
+                f"(no {', '.join(missing)}): the snippet must switch the emulation on"
+            )
     _fields(data["output"], OUTPUT, OUTPUT_OPTIONAL, "output.")
     _fields(data["run"], RUN, RUN_OPTIONAL, "run.")

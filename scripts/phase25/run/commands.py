@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..core import compare
 from ..core.catalog import Catalog
-from ..core.header import DEVICES
+from ..core.devices import DEVICES, LOCAL
 from ..core.paths import Layout
 from . import archive, plan, pool
 from .cuda_probe import cuda_available
@@ -47,7 +47,7 @@ def _execute(
 
 def _devices(args: argparse.Namespace) -> list[str] | None:
     """The devices to run on; None when --require-device names one this machine does not have."""
-    devices = list(DEVICES) if args.device == "all" else [args.device]
+    devices = list(DEVICES if args.device == "all" else LOCAL if args.device == "local" else [args.device])
     if args.require_device and args.require_device not in devices:
         devices.append(args.require_device)
     if "cuda" in devices and not cuda_available(args.python or sys.executable):
@@ -80,28 +80,30 @@ def run(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def update(args: argparse.Namespace, layout: Layout) -> int:
-    """Re-execute every selected CPU run in fresh interpreters (the reference) and rewrite its record."""
-    args.device, args.require_device, args.force, args.archive, args.fresh = "cpu", None, True, None, True
+    """Re-execute every selected run this machine can make (CPU and emulated: the reference) in fresh
+    interpreters and rewrite its record."""
+    args.device, args.require_device, args.force, args.archive, args.fresh = "local", None, True, None, True
     return run(args, layout)
 
 
 def check(args: argparse.Namespace, layout: Layout) -> int:
-    """Re-execute CPU snippets in a scratch folder; any difference from the record is a mismatch."""
+    """Re-execute every run this machine can make in a scratch folder; any difference from the record is a
+    mismatch."""
     committed = Catalog.here(layout)
     mismatches = 0
     with tempfile.TemporaryDirectory(prefix="phase25-check-") as scratch:
         scratch_catalog = Catalog(Layout(layout.root, layout.snippets, Path(scratch)), committed.torch)
         todo, _ = plan.jobs(
-            scratch_catalog, ["cpu"], select=args.snippets, force=True, shard=args.shard, estimates=committed
+            scratch_catalog, list(LOCAL), select=args.snippets, force=True, shard=args.shard, estimates=committed
         )
         outcome = _execute(scratch_catalog, todo, args, estimates=committed)
         for rerun in outcome.executed:
-            view = committed.standing(rerun.snippet, "cpu")
+            view = committed.standing(rerun.snippet, rerun.device)
             volatile = committed.snippets[rerun.snippet].header.volatile
             diff = compare.mismatch(view.record, rerun, volatile) if view.state != "corrupt" else view.reason
             if diff:
                 mismatches += 1
-                print(f"MISMATCH {rerun.snippet} (cpu)\n{diff}")
+                print(f"MISMATCH {rerun.snippet} ({rerun.device})\n{diff}")
     print(f"{len(outcome.executed)} checked, {mismatches} do not match their record", file=sys.stderr)
     if mismatches:
         print("run `make records` to accept the new output on purpose", file=sys.stderr)
@@ -112,13 +114,14 @@ def report(args: argparse.Namespace, layout: Layout) -> int:
     """Every (snippet, device) with its state; non-zero if any record is a problem."""
     catalog = Catalog.here(layout)
     width = max((len(s) for s in catalog.snippets), default=10)
-    print(f"{'snippet':<{width}}  device  state     wall_s  torch     date")
+    across = max(len(d) for d in DEVICES)
+    print(f"{'snippet':<{width}}  {'device':<{across}}  state     wall_s  torch     date")
     for (sid, device), view in sorted(catalog.standings.items()):
         rec = view.record
         wall, torch, date = (
             (rec.run["wall_s"], rec.provenance.get("torch", ""), rec.run["date"]) if rec else ("", "", "")
         )
-        print(f"{sid:<{width}}  {device:<6}  {view.verdict:<8}  {wall!s:>6}  {torch!s:<8}  {date}")
+        print(f"{sid:<{width}}  {device:<{across}}  {view.verdict:<8}  {wall!s:>6}  {torch!s:<8}  {date}")
     problems = catalog.problems()
     missing_cuda = sum(1 for (_, d), v in catalog.standings.items() if d == "cuda" and v.verdict == "missing")
     for problem in problems:
@@ -135,7 +138,9 @@ def merge(args: argparse.Namespace, layout: Layout) -> int:
     from . import merge as merging
 
     into = Path(args.into).resolve() if args.into else layout.records
-    written = merging.merge([Path(d) for d in args.folders], into, layout, args.device)
+    written = merging.merge(
+        [Path(d) for d in args.folders], into, layout, list(LOCAL if args.device == "local" else [args.device])
+    )
     print(f"merged {written} records of {len(args.folders)} shards into {into}", file=sys.stderr)
     return 0
 

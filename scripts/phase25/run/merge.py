@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import records
+from ..core import devices, records
 from ..core.atomic import write_atomic
 from ..core.catalog import Catalog, standing_of
 from ..core.errors import SourceError
@@ -20,7 +20,7 @@ from ..core.paths import Layout
 from . import plan
 
 # What a record file of a shard is named: <page>/<name>.<device>.json (see core/snippets.py's PAGE and NAME).
-_RECORD = re.compile(r"(?P<id>[a-z0-9][a-z0-9-]*/[A-Za-z][A-Za-z0-9_]*)\.(?P<device>[a-z]+)\.json")
+_RECORD = re.compile(rf"(?P<id>[a-z0-9][a-z0-9-]*/[A-Za-z][A-Za-z0-9_]*)\.(?P<device>{devices.NAME})\.json")
 
 
 def _found(folder: Path, problems: list[str]) -> dict[str, Path]:
@@ -37,10 +37,10 @@ def _found(folder: Path, problems: list[str]) -> dict[str, Path]:
     return found
 
 
-def merge(folders: list[Path], into: Path, layout: Layout, device: str) -> int:
+def merge(folders: list[Path], into: Path, layout: Layout, devices: list[str]) -> int:
     """Check the shards' records against the plan, then copy them into ``into``; how many were written."""
     catalog = Catalog(layout)  # judged on sources and environment only: a drift run uses another torch
-    expected = {job.key: job for job in plan.jobs(catalog, [device], force=True)[0]}
+    expected = {job.key: job for job in plan.jobs(catalog, devices, force=True)[0]}
     seen: dict[str, list[Path]] = {}
     strange: list[str] = []
     for folder in folders:

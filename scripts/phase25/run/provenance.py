@@ -6,6 +6,7 @@ import platform
 import sys
 from typing import Any
 
+from ..core.devices import EMULATIONS
 from ..core.machine import cpu
 
 
@@ -35,4 +36,18 @@ def collect(device: str) -> dict[str, Any]:
         if torch is not None:
             info["cpu_capability"] = torch.backends.cpu.get_cpu_capability()
             info["threads"] = torch.get_num_threads()
+    if device in EMULATIONS:
+        info.update(_emulation(EMULATIONS[device]))
     return info
+
+
+def _emulation(module_name: str) -> dict[str, Any]:
+    """What the emulation the snippet switched on says of itself; nothing if it never was (the record is then
+    refused: an emulated output must name its emulation). Read from the snippet's modules, never imported here."""
+    module = sys.modules.get(module_name)
+    describe = getattr(module, "provenance", None)
+    try:
+        described = describe() if callable(describe) else {}
+    except Exception:  # noqa: BLE001 - an emulation that cannot describe itself names nothing
+        return {}
+    return dict(described) if isinstance(described, dict) else {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.devices import emulated
 from ..core.records import Record
 from .strings import count, number, text
 
@@ -36,7 +37,8 @@ def provenance_line(record: Record, lang: str) -> str:
         if p.get("triton"):
             parts.append(f"Triton {p['triton']}")
     else:
-        where = f"{text(lang, 'ran_on')} CPU · {p.get('device_name', '?')}"
+        ran = "generated_on" if emulated(record.device) else "ran_on"
+        where = f"{text(lang, ran)} CPU · {p.get('device_name', '?')}"
         if p.get("cpu_model"):
             where += f", {cpu_model_text(str(p['cpu_model']), lang)}"
         extras = [text(lang, "kernels_for", isa=p["cpu_capability"])] if p.get("cpu_capability") else []
@@ -47,6 +49,11 @@ def provenance_line(record: Record, lang: str) -> str:
         if extras:
             where += f" ({', '.join(extras)})"
         parts = [where, f"torch {p.get('torch', '?')}"]
+        if emulated(record.device):
+            properties = [str(v) for v in p.get("emulated_properties") or [] if not str(v).startswith("name=")]
+            device = f"{p.get('emulated_device', '?')} [{', '.join(properties)}]"
+            parts[1:1] = [text(lang, "for_emulated", device=device)]
+            parts.append(f"Triton {p.get('triton', '?')}")
     parts += [f"Python {p.get('python', '?')}", str(run.get("date", "?")), f"{number(lang, run.get('wall_s', 0))} s"]
     if run.get("git_commit"):
         parts.append(f"{text(lang, 'commit')} {run['git_commit'][:7]}")

@@ -10,7 +10,6 @@ from .changed_mark import diff_id
 from .directives import Directive
 from .markup import admonition, escape
 from .page import Page, Problem, Rendered
-from .snippet_html import DEVICE_LABELS
 from .strings import number, text
 
 
@@ -30,7 +29,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
         rec = standing.record
         cells = [
             f"<code>{escape(snippet_id)}</code>",
-            escape(DEVICE_LABELS[device]),
+            escape(text(lang, f"device_{device}")),
             escape(text(lang, f"status_{verdict}")),
             escape(f"{number(lang, rec.run['wall_s'])} s") if rec else "—",
             escape(str(rec.provenance.get("torch", "—"))) if rec else "—",
@@ -63,7 +62,7 @@ def _warnings(catalog: Catalog, lang: str) -> str:
     for (snippet_id, device), standing in sorted(catalog.standings.items()):
         for found in standing.record.warnings if standing.record else []:
             cells = [
-                f"<code>{escape(snippet_id)}</code> ({escape(DEVICE_LABELS[device])})",
+                f"<code>{escape(snippet_id)}</code> ({escape(text(lang, 'device_' + device))})",
                 f"<code>{escape(found['category'])}</code>",
                 f"<code>{escape(found['module'])}</code>",
                 escape(found["message"]),

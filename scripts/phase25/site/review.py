@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import drift
+from ..core import devices, drift
 from ..core.errors import SourceError
 from . import directives
 from .directives import Directive
@@ -27,7 +27,7 @@ SUFFIX = ".review.md"
 ITEM = re.compile(
     r"^- \[(?P<tick>[ xX])\] (?P<page>docs/[a-z]{2}/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.md)"
     r" · (?P<kind>snippet|note) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+) "
-    r"\((?P<device>[a-z]+)\)(?: · .*)?$"
+    rf"\((?P<device>{devices.NAME})\)(?: · .*)?$"
 )
 REVIEWED_KINDS = ("snippet", "note")  # a snippet directive shows the output; a note quotes it
 

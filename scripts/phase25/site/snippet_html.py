@@ -24,7 +24,6 @@ from .strings import count, text
 LONG_OUTPUT_LINES = 100
 NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size
 MAX_FITTED_COLUMNS = 120  # up to this width, an output fits a 1400 px screen without a scroll bar
-DEVICE_LABELS = {"cpu": "CPU", "cuda": "CUDA"}
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
@@ -210,7 +209,7 @@ def device_panel(snippet_id: str, device: str, standing: Standing, page: Page, l
             note = admonition("info", text(lang, "not_captured_title"), inline_code(text(lang, "not_captured")))
             return Rendered(note + slots, problems)
         problems.append(Problem(line, f"{where}: no record (run `make records`)"))
-        missing = inline_code(text(lang, "missing", device=DEVICE_LABELS[device]))
+        missing = inline_code(text(lang, "missing", device=text(lang, f"device_{device}")))
         return Rendered(admonition("failure", text(lang, "missing_title"), missing), problems)
     record = standing.record
     assert record is not None
@@ -243,7 +242,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
         device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
         for d in snippet.header.devices
     ]
-    labels = [DEVICE_LABELS[d] for d in snippet.header.devices]
+    labels = [text(page.lang, f"device_{d}") for d in snippet.header.devices]
     inputs = "".join(
         f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
         for i in range(1, len(labels) + 1)

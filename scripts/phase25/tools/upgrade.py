@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..core import atomic, bounded, drift
 from ..core.catalog import Catalog, pinned_version
+from ..core.devices import LOCAL
 from ..core.paths import Layout
 from ..run import plan, pool
 from ..site import review as prose_review
@@ -119,7 +120,7 @@ def merged_report(root: Path, version: str, shards: list[Path]) -> str:
     from ..run import merge
 
     into = root / ".cache" / "phase25" / f"records-{checked(version)}-merged"
-    merge.merge(shards, into, Layout.of(root), "cpu")
+    merge.merge(shards, into, Layout.of(root), list(LOCAL))
     return report(root, version, into)
 
 
