@@ -220,3 +220,17 @@ def test_a_page_cannot_show_an_emulated_record_that_does_not_name_its_emulation(
     unnamed = {k: v for k, v in EMULATED_PROVENANCE.items() if k != "emulation_patches"}
     with pytest.raises(RecordError, match="does not name the emulation"):
         _emulated_page(toy, unnamed)
+
+
+def test_device_answers_cached_before_or_during_a_session_do_not_cross_it():
+    """A lab compiles for the CPU first (torch caches "no triton here"); the emulated cell after it must still
+    see the H200, and nothing the emulation answered may be remembered once it ends."""
+    from torch._inductor.runtime.hints import DeviceProperties
+    from torch.utils._triton import has_triton
+
+    assert not has_triton(), "this machine has no GPU: torch caches that answer"
+    with emulated_h200.session():
+        assert has_triton(), "the answer cached before the session hid the emulated H200"
+        assert DeviceProperties.create(torch.device("cuda", 0)).multi_processor_count == 132
+    assert not has_triton(), "the emulated answer outlived its session"
+    assert DeviceProperties.create.cache_info().currsize == 0

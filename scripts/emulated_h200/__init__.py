@@ -19,6 +19,7 @@ without timing and named in :func:`provenance` (``emulation_assumed``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import importlib.util
 import os
 import re
@@ -207,6 +208,18 @@ class Session:
         with self.fake:
             return torch.empty_strided(tensor.shape, tensor.stride(), dtype=tensor.dtype, device="cuda:0")
 
+    def place_module(self, module: torch.nn.Module) -> torch.nn.Module:
+        """A copy of ``module`` whose parameters and buffers are placed on ``cuda:0`` (fake, see :meth:`place`)."""
+        clone = copy.deepcopy(module)
+        for name, value in [*clone.named_parameters(), *clone.named_buffers()]:
+            owner_name, _, attribute = name.rpartition(".")
+            owner = clone.get_submodule(owner_name)
+            placed = self.place(value.detach())
+            if isinstance(value, torch.nn.Parameter):
+                placed = torch.nn.Parameter(placed, requires_grad=False)
+            setattr(owner, attribute, placed)
+        return clone
+
     def compile(self, fn: Callable[..., Any], *args: torch.Tensor) -> Generated:
         """``torch.compile(fn)(*args)`` up to the load of the generated module, which is refused."""
         import torch._inductor.config as inductor_config
@@ -299,6 +312,25 @@ def _cuobjdump(cubin: bytes, flag: str, folder: str) -> str:
     return subprocess.run([tool, flag, path], capture_output=True, text=True, check=True, timeout=60).stdout
 
 
+# Modules whose cached functions remember device answers (has_triton, DeviceProperties.create, Triton's backend
+# hash, ...): forgotten when a session starts, so a process that compiled for the CPU first still sees the H200,
+# and when it ends, so nothing the emulation answered outlives it.
+_CACHING_MODULES = ("torch.utils._triton", "torch._inductor.utils", "torch._inductor.runtime.hints")
+
+
+def _forget_device_answers() -> None:
+    import importlib
+
+    from torch._inductor.runtime.hints import DeviceProperties
+
+    owners: list[Any] = [importlib.import_module(name) for name in _CACHING_MODULES] + [DeviceProperties]
+    for owner in owners:
+        for found in list(vars(owner).values()):
+            function = getattr(found, "__func__", found)  # a classmethod's function holds the cache
+            if callable(getattr(function, "cache_clear", None)):
+                function.cache_clear()
+
+
 @contextlib.contextmanager
 def session() -> Iterator[Session]:
     """Switch the emulation on for a block; everything patched is put back when it ends, however it ends."""
@@ -313,6 +345,7 @@ def session() -> Iterator[Session]:
         applied: list[_Patch] = []
         previous_driver = driver._active if hasattr(driver, "_active") else None
         try:
+            _forget_device_answers()
             for patch in patches:
                 patch.apply()
                 applied.append(patch)
@@ -327,6 +360,7 @@ def session() -> Iterator[Session]:
                 driver._active = None
             else:
                 driver.set_active(previous_driver)
+            _forget_device_answers()
             torch._dynamo.reset()
 
 
