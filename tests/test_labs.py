@@ -49,6 +49,12 @@ def test_outputs_are_the_recorded_ones_cell_by_cell():
             if cell["cell_type"] != "code":
                 continue
             source = "".join(cell["source"])
+            whole = [s for s in CATALOG.snippets.values() if not s.header.cells and s.code == source]
+            if whole:  # a snippet of its own (the emulated H200's): its whole record, on its device
+                record = CATALOG.standing(whole[0].id, whole[0].header.devices[0]).record
+                printed = "".join("".join(o["text"]) for o in cell["outputs"] if o["name"] == "stdout")
+                assert printed == record.stdout
+                continue
             snippet = next(
                 s for s in CATALOG.snippets.values() if s.header.cells and source in cells.split_code(s.code).values()
             )
@@ -102,3 +108,58 @@ def test_cells_run_in_one_namespace_with_true_line_numbers(toy):
     record = toy.run()[0].executed[0]
     assert cells.split_output(record.stdout) == {"a": "a\n", "b": "600\n"}
     assert 'File "snippets/lab-y/lab.py", line 10, in <module>' in record.stderr
+
+
+def _lab(toy, body: str):
+    docs = toy.root / "docs"
+    (docs / "en" / "labs").mkdir(parents=True, exist_ok=True)
+    (docs / "en" / "labs" / "x.lab.md").write_text(f"# X\n\n{body}\n")
+    return labs.find(docs)[0]
+
+
+def test_a_whole_snippet_cell_shows_its_record_and_says_where_it_was_made(toy):
+    toy.add("lab-x/lab", "# %% first\nprint('hi')\n", extra="cells = true")
+    toy.add("lab-x/own", "print('made apart')\n")
+    toy.run()
+    built = labs.build(_lab(toy, "::: cell lab-x/lab#first\n\n::: cell lab-x/own"), toy.catalog())
+    code = [c for c in built["cells"] if c["cell_type"] == "code"]
+    assert code[1]["source"] == ["print('made apart')\n"] and code[1]["outputs"][0]["text"] == ["made apart\n"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "devices", "says"),
+    [
+        ("cells = true", '["cpu"]', "is not a snippet of its own"),
+        ("", '["cuda"]', "is made on no device of this machine"),
+    ],
+    ids=["a-lab-named-whole", "gpu-only"],
+)
+def test_a_whole_snippet_cell_that_cannot_be_shown_stops_the_lab(toy, extra, devices, says):
+    toy.add("lab-x/own", "print('x')\n", extra=extra, devices=devices)
+    with pytest.raises(labs.LabError, match=says):
+        labs.build(_lab(toy, "::: cell lab-x/own"), toy.catalog())
+
+
+def test_a_whole_snippet_cell_whose_record_is_missing_or_stale_stops_the_lab(toy):
+    toy.add("lab-x/own", "print('x')\n")
+    lab = _lab(toy, "::: cell lab-x/own")
+    with pytest.raises(labs.LabError, match="the cpu record of lab-x/own is missing"):
+        labs.build(lab, toy.catalog())
+    toy.run()
+    toy.add("lab-x/own", "print('y')\n")
+    with pytest.raises(labs.LabError, match="the cpu record of lab-x/own is stale"):
+        labs.build(lab, toy.catalog())
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda lab: f"{lab.lang}-{lab.notebook.stem}")
+def test_an_emulated_cell_is_followed_by_the_line_that_names_the_emulation(lab):
+    found, seen = notebook(lab)["cells"], 0
+    for index, cell in enumerate(found):
+        source = "".join(cell["source"])
+        emulated = [s for s in CATALOG.snippets.values() if s.code == source and "sm90-codegen" in s.header.devices]
+        if cell["cell_type"] == "code" and emulated:
+            line = "".join(found[index + 1]["source"])
+            named = {"en": "for an emulated NVIDIA H200 (sm_90)", "es": "para una NVIDIA H200 (sm_90)"}[lab.lang]
+            assert named in line and ("never run" in line or "nunca se ejecutó" in line), line
+            seen += 1
+    assert seen == (1 if lab.notebook.stem == "03-inductor-code" else 0)

@@ -8,6 +8,10 @@ A lab is three things, none of them a notebook:
   ``::: cell lab-NN/<name>#<cell-id>`` line where each code cell goes;
 - the snippet's CPU record, whose output the runner split per cell.
 
+A ``::: cell <page>/<name>`` line without ``#<cell-id>`` stands for a whole snippet of its own (one that
+is not a lab), for what the lab's process must not do itself: the emulated H200's code generation is made
+on its own device, so its cell is followed by that record's provenance line, which names the emulation.
+
 The notebooks ``docs/<lang>/labs/<page>.ipynb`` are generated from these and
 committed so that the site and the download need no execution; a check
 regenerates them and fails on any difference, so a hand-edited notebook (or one
@@ -26,7 +30,9 @@ from pathlib import Path
 from ..core import cells
 from ..core.atomic import write_atomic
 from ..core.catalog import Catalog
+from ..core.devices import LOCAL
 from ..core.names import read_inside
+from ..core.records import Record
 from ..core.snippets import dependency_files
 from . import directives, page_source, strings
 from .provenance_text import provenance_line
@@ -64,6 +70,42 @@ def _notebook_markdown(text: str) -> str:
     return HEADING_ID.sub(lambda m: f'<a id="{m.group("id")}"></a>\n\n{m.group("heading")}', text)
 
 
+def _record(lab: Lab, catalog: Catalog, snippet_id: str, device: str) -> Record:
+    """The current, ok record a cell shows; anything else stops the lab with the reason."""
+    standing = catalog.standing(snippet_id, device)
+    if standing.state != "current" or standing.record is None or standing.record.status != "ok":
+        raise LabError(
+            f"{lab.source}: the {device} record of {snippet_id} is {standing.state} "
+            f"({standing.reason or (standing.record and standing.record.error)}); run `make records`"
+        )
+    return standing.record
+
+
+def whole_snippet(lab: Lab, catalog: Catalog, snippet_id: str) -> tuple[str, dict]:
+    """A ``::: cell <snippet>`` of a snippet that is not a lab: one cell, its whole code and output, on the one
+    device it is made on here (its CPU record, or else its emulated one)."""
+    snippet = catalog.snippets.get(snippet_id)
+    if snippet is None or snippet.header.cells:
+        raise LabError(f"{lab.source}: {snippet_id!r} is not a snippet of its own (a lab's cells need '#<cell>')")
+    local = [device for device in snippet.header.devices if device in LOCAL]
+    if not local:
+        raise LabError(f"{lab.source}: {snippet_id} is made on no device of this machine ({snippet.header.devices})")
+    device = local[0]
+    record = _record(lab, catalog, snippet_id, device)
+    outputs = [
+        {"name": name, "output_type": "stream", "text": _lines(stream)}
+        for name, stream in (("stdout", record.stdout), ("stderr", record.stderr))
+        if stream.strip()
+    ]
+    return device, {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": outputs,
+        "source": _lines(snippet.code),
+    }
+
+
 def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
     """The code cell a ``::: cell <snippet>#<cell>`` directive stands for, with its recorded output."""
     snippet_id, _, cell_id = target.partition("#")
@@ -73,14 +115,9 @@ def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
     code = cells.split_code(snippet.code)
     if cell_id not in code:
         raise LabError(f"{lab.source}: snippets/{snippet_id}.py has no cell {cell_id!r} (has {list(code)})")
-    standing = catalog.standing(snippet_id, "cpu")
-    if standing.state != "current" or standing.record is None or standing.record.status != "ok":
-        raise LabError(
-            f"{lab.source}: the CPU record of {snippet_id} is {standing.state} "
-            f"({standing.reason or (standing.record and standing.record.error)}); run `make records`"
-        )
+    record = _record(lab, catalog, snippet_id, "cpu")
     outputs = []
-    for name, stream in (("stdout", standing.record.stdout), ("stderr", standing.record.stderr)):
+    for name, stream in (("stdout", record.stdout), ("stderr", record.stderr)):
         printed = cells.split_output(stream).get(cell_id, "")
         if printed.strip():
             outputs.append({"name": name, "output_type": "stream", "text": _lines(printed)})
@@ -109,15 +146,18 @@ def build(lab: Lab, catalog: Catalog) -> dict:
         if body:
             notebook.append({"cell_type": "markdown", "metadata": {}, "source": _lines(body)})
         markdown.clear()
-        if directive is not None:
+        if directive is not None and "#" not in (directive.arg or ""):
+            snippet_id = directive.arg or ""
+            device, cell = whole_snippet(lab, catalog, snippet_id)
+            notebook.append(cell)
+            if device != "cpu":  # said where the cell stands: its output was not made as the lab's others were
+                notebook.append(_provenance_cell(catalog.standing(snippet_id, device).record, snippet_id, lab.lang))
+        elif directive is not None:
             snippet_id, cell = code_cell(lab, catalog, directive.arg or "")
             used.add(snippet_id)
             notebook.append(cell)
     for snippet_id in sorted(used):
-        record = catalog.standing(snippet_id, "cpu").record
-        assert record is not None  # code_cell() refused a lab whose record is not current
-        line = provenance_line(record, lab.lang)
-        notebook.append({"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]})
+        notebook.append(_provenance_cell(catalog.standing(snippet_id, "cpu").record, snippet_id, lab.lang))
     count = 0
     for index, cell in enumerate(notebook):  # nbformat 4.5 wants stable cell ids; code cells count up
         cell["id"] = f"{cell['cell_type']}-{index:02d}"
@@ -133,6 +173,12 @@ def build(lab: Lab, catalog: Catalog) -> dict:
         "nbformat": 4,
         "nbformat_minor": 5,
     }
+
+
+def _provenance_cell(record: Record | None, snippet_id: str, lang: str) -> dict:
+    assert record is not None  # _record() refused a lab whose record is not current
+    line = provenance_line(record, lang)
+    return {"cell_type": "markdown", "metadata": {}, "source": [f"*{line} · `snippets/{snippet_id}.py`*"]}
 
 
 def dumps(notebook: dict) -> str:
