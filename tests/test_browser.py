@@ -487,6 +487,26 @@ def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keybo
     assert cuda_panel.is_visible() and "Not captured on a GPU yet" in cuda_panel.inner_text()
 
 
+@pytest.mark.parametrize(
+    ("path", "label", "generated"),
+    [
+        ("theory/03-compile-and-distributed/", "H200 (emulated, never run)", "for an emulated NVIDIA H200 (sm_90)"),
+        ("es/theory/03-compile-and-distributed/", "H200 emulada (sin ejecutar)", "para una NVIDIA H200 (sm_90)"),
+    ],
+    ids=["en", "es"],
+)
+def test_the_emulated_h200_output_is_visible_and_says_it_never_ran(page, served, path, label, generated):
+    base, _ = served
+    page.goto(f"{base}/{path}#the-generated-code-h200")
+    snippet = page.locator('.snippet[data-snippet="theory-03/kernel_h200"]')
+    assert snippet.locator(".tabbed-labels label").all_inner_texts() == [label]
+    panel = snippet.locator(".tabbed-block").first
+    assert panel.is_visible(), "an emulated snippet's only tab is open on load"
+    shown = panel.inner_text()
+    assert "triton_per_fused__softmax" in shown and generated in shown
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
 def switch_to(page, lang: str) -> None:
     page.hover(".md-header__option .md-select")
     page.click(f'a.md-select__link[hreflang="{lang}"]')

@@ -47,8 +47,8 @@ COMPUTE_CAPABILITY = 90
 REFUSES = ("load of the generated module", "kernel launch", "timing")
 # A decision Inductor makes by timing on the GPU, taken here without timing: what was assumed, and why.
 ASSUMED = {
-    "shape_padding": "matmul shapes are not padded (pad_mm would time padded against unpadded on the GPU; "
-    "the real H200 did not pad this graph's addmm)",
+    "shape_padding": "matmul shapes are not padded (pad_mm decides that by timing padded against unpadded "
+    "matmuls on the GPU; not measured here)",
 }
 
 

@@ -43,3 +43,4 @@ for kernel in generated.kernels:
     for line in body[1:]:
         if re.search(r"tl\.(load|store)|tl\.sum|max2|rsqrt", line):
             print("   ", line.strip()[:110])
+print("\ndecided without timing:", "; ".join(f"{name}: {why}" for name, why in emulated_h200.ASSUMED.items()))

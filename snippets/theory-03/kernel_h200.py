@@ -45,3 +45,4 @@ for build in builds:
           f"shared memory, {len(build.sass)} SASS instructions")
     print("  global loads and stores:", ", ".join(f"{op} x {n}" for op, n in sorted(memory.items())))
 print("\nquestions the emulation answered:", ", ".join(f"{q} x {n}" for q, n in sorted(emulated_h200.ASKED.items())))
+print("decided without timing:", "; ".join(f"{name}: {why}" for name, why in emulated_h200.ASSUMED.items()))

@@ -88,13 +88,14 @@ def scratch_records(root: Path, version: str) -> Path:
 
 
 def execute(root: Path, version: str, jobs: int, shard: tuple[int, int] | None = None) -> Path:
-    """Run every CPU snippet (or one shard's share, balanced on the committed wall times) under torch
-    ``version`` into a scratch records folder; return that folder."""
+    """Run every CPU and emulated snippet (or one shard's share, balanced on the committed wall times) under torch
+    ``version`` into a scratch records folder; return that folder. The emulated records are re-made with the
+    rest, so that the shards merged are every record this machine makes; the drift report compares the CPU's."""
     python = scratch_python(root, checked(version))
     scratch = scratch_records(root, version)
     catalog = Catalog(Layout(root, root / "snippets", scratch))
     committed = Catalog(Layout.of(root))
-    todo, _ = plan.jobs(catalog, ["cpu"], force=True, shard=shard, estimates=committed)
+    todo, _ = plan.jobs(catalog, list(LOCAL), force=True, shard=shard, estimates=committed)
     outcome = pool.run(catalog, todo, workers=jobs, python=str(python), estimates=committed, reuse=False)
     for record in outcome.failures:
         print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
