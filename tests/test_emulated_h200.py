@@ -200,9 +200,9 @@ def _emulated_page(toy, provenance, lang="en"):
         ),
         (
             "es",
-            "H200 emulada (sin ejecutar)",
-            "Generado en CPU · AMD EPYC · para una NVIDIA H200 (sm_90) "
-            "[multi_processor_count=132, warp_size=32] emulada; nunca se ejecutó · torch 2.15.0 · Triton 3.9.0",
+            "H200 emulada (código nunca ejecutado)",
+            "Generado en CPU · AMD EPYC · para un dispositivo emulado, NVIDIA H200 (sm_90) "
+            "[multi_processor_count=132, warp_size=32]; nunca ejecutado · torch 2.15.0 · Triton 3.9.0",
         ),
     ],
 )
