@@ -491,7 +491,11 @@ def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keybo
     ("path", "label", "generated"),
     [
         ("theory/03-compile-and-distributed/", "H200 (emulated, never run)", "for an emulated NVIDIA H200 (sm_90)"),
-        ("es/theory/03-compile-and-distributed/", "H200 emulada (código nunca ejecutado)", "para un dispositivo emulado, NVIDIA H200 (sm_90)"),
+        (
+            "es/theory/03-compile-and-distributed/",
+            "H200 emulada (código nunca ejecutado)",
+            "para un dispositivo emulado, NVIDIA H200 (sm_90)",
+        ),
     ],
     ids=["en", "es"],
 )

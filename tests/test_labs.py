@@ -159,7 +159,10 @@ def test_an_emulated_cell_is_followed_by_the_line_that_names_the_emulation(lab):
         emulated = [s for s in CATALOG.snippets.values() if s.code == source and "sm90-codegen" in s.header.devices]
         if cell["cell_type"] == "code" and emulated:
             line = "".join(found[index + 1]["source"])
-            named = {"en": "for an emulated NVIDIA H200 (sm_90)", "es": "para un dispositivo emulado, NVIDIA H200 (sm_90)"}[lab.lang]
+            named = {
+                "en": "for an emulated NVIDIA H200 (sm_90)",
+                "es": "para un dispositivo emulado, NVIDIA H200 (sm_90)",
+            }[lab.lang]
             assert named in line and ("never run" in line or "nunca ejecutado" in line), line
             seen += 1
     assert seen == (1 if lab.notebook.stem == "03-inductor-code" else 0)
