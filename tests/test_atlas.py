@@ -72,7 +72,7 @@ def test_every_overload_is_listed_with_the_data_its_filters_read(atlas_project):
 
 def test_the_labels_and_the_counts_are_in_the_pages_language(atlas_project):
     html, _ = render_markdown("::: atlas atlas/operators\n", page(atlas_project, "es"))
-    assert "El registro enumera 3 sobrecargas" in html and "compuesto (explícito, no funcional)" in html
+    assert "El registro de ejecución enumera 3 sobrecargas" in html and "compuesto (explícito, no funcional)" in html
     assert "Busca un operador" in html
 
 

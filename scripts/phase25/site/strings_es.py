@@ -28,9 +28,9 @@ STRINGS: dict[str, str] = {
     "reproduce": "Reprodúcelo en tu máquina: descarga {source}, o el kit {kit} ({size} KB: los fragmentos de "
     "esta página, los archivos que importan y sus registros de ejecución), y ejecuta `python reproduce.py {id}`: "
     "dice qué coincidió y muestra las dos máquinas lado a lado.",
-    "atlas_summary": "El registro enumera {overloads} sobrecargas de operadores en {namespaces} espacios de "
-    "nombres ({aten} de ellas de aten), registradas en torch {torch}: {cpu} tienen un kernel propio bajo CPU, "
-    "{meta} bajo Meta.",
+    "atlas_summary": "El registro de ejecución enumera {overloads} sobrecargas de operadores en {namespaces} "
+    "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch}: {cpu} tienen un kernel propio "
+    "bajo CPU, {meta} bajo Meta.",
     "atlas_cuda_missing": "Columna CUDA: aún no capturada en una GPU; se rellena cuando se ejecute la captura "
     "en la GPU (la máquina con GPU tiene su propio torch, que se indicará entonces).",
     "atlas_cuda": "Columna CUDA: del registro de ejecución de CUDA, torch {torch} en la máquina con GPU.",
@@ -114,8 +114,8 @@ STRINGS: dict[str, str] = {
     "vista previa local; al generar el sitio en modo estricto se rechaza.",
     "failed_title": "Esta ejecución falló",
     "missing_title": "No hay ninguna salida registrada",
-    "missing": "No hay registro de {device} para este fragmento. Ejecuta `make records`.",
-    "corrupt_title": "Registro ilegible",
+    "missing": "No hay registro de ejecución de {device} para este fragmento. Ejecuta `make records`.",
+    "corrupt_title": "Registro de ejecución ilegible",
     "outdated_title": "Traducción desactualizada",
     "outdated": "La página en inglés ha cambiado desde que se tradujo esta. Puede que falte algo aquí: "
     "consulta la [versión en inglés]({english_url}).",
@@ -143,7 +143,7 @@ STRINGS: dict[str, str] = {
     "{changed} con cambios, {unchanged} sin cambios, {other} solo en un lado.",
     "drift_classes": "De los cambios: {real} en lo que muestra el fragmento, {build} por el build de torch "
     "(kernels de CUDA registrados, un aviso por la falta de CUDA), {volatile} solo en líneas que el fragmento "
-    "declara dependientes de la máquina, {lines} solo en números de línea dentro de los archivos de torch.",
+    "declara dependientes de la máquina, {lines} solo en números de línea dentro de los propios archivos de torch.",
     "drift_unchanged": "sin cambios",
     "drift_changed": "con cambios",
     "drift_only-a": "solo antes",
