@@ -98,6 +98,14 @@ def _autotune():
         emulated_h200.Session("/nonexistent").compile(lambda x: x + 1, torch.ones(1))
 
 
+def _real_memory():
+    return torch.empty(1, device="cuda:0")  # outside the fake mode: the emulation never pretends memory exists
+
+
+def _synchronize():
+    torch.cuda.synchronize()
+
+
 @pytest.mark.parametrize(
     ("attempt", "says"),
     [
@@ -114,6 +122,50 @@ def test_whatever_would_run_or_measure_is_refused(attempt, says):
     with emulated_h200.session():
         with pytest.raises(emulated_h200.Refused, match=says):
             attempt()
+
+
+@pytest.mark.parametrize("attempt", [_real_memory, _synchronize], ids=["allocate", "synchronize"])
+def test_the_real_cuda_runtime_is_never_faked(attempt):
+    """Only questions are answered: memory and the device's work stay the real runtime's, which has no GPU here."""
+    with emulated_h200.session():
+        with pytest.raises((RuntimeError, AssertionError)):
+            attempt()
+
+
+@pytest.mark.parametrize(
+    "setting", ["max_autotune", "max_autotune_gemm", "max_autotune_pointwise", "coordinate_descent_tuning"]
+)
+def test_every_setting_that_picks_by_timing_is_refused(setting):
+    import torch._inductor.config as inductor_config
+
+    with emulated_h200.session() as h200, inductor_config.patch({setting: True}):
+        with pytest.raises(emulated_h200.Refused, match=f"{setting} picks by timing"):
+            h200.compile(lambda x: x + 1, h200.place(torch.ones(1)))
+
+
+def _patch_names() -> list[str]:
+    return [patch.name for patch in emulated_h200._patches([]) if patch.attribute in vars(patch.owner)]
+
+
+@pytest.mark.parametrize("name", _patch_names())
+def test_each_patch_whose_target_moved_fails_with_its_own_name_or_still_answers(monkeypatch, name):
+    """What a torch upgrade does to a patch: its target gone from where it was. Each patch is tried, not only one.
+    Gone for good, the session refuses to open and names it; still inherited (CudaInterface from DeviceInterface),
+    the patch still answers where Inductor asks. That every patch is asked at all is the records' job: the
+    emulated snippets print how often each question was answered, and the suite re-executes them."""
+    patch = next(p for p in emulated_h200._patches([]) if p.name == name)
+    before = _originals()
+    monkeypatch.delattr(patch.owner, patch.attribute)
+    if hasattr(patch.owner, patch.attribute):
+        with emulated_h200.session():
+            answered = getattr(patch.owner, patch.attribute)
+            assert getattr(answered, "__qualname__", "").startswith("_answer"), f"{name} no longer answers"
+    else:
+        with pytest.raises(emulated_h200.Outdated, match=re.escape(f"{name} no longer exists")):
+            with emulated_h200.session():
+                pytest.fail("the session opened with a patch that could not apply")
+    monkeypatch.undo()
+    assert _originals() == before
 
 
 @pytest.mark.parametrize("ending", [RuntimeError("boom"), KeyboardInterrupt()], ids=["error", "interrupt"])
