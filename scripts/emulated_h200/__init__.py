@@ -167,6 +167,30 @@ class Kernel:
     name: str
     source: str
 
+    @property
+    def heuristic(self) -> str:
+        """How Inductor's runtime picks its launch configuration: pointwise, reduction, persistent_reduction..."""
+        return _found(r"@triton_heuristics\.(\w+)\(", self.source)
+
+    @property
+    def size_hints(self) -> str:
+        return _found(r"size_hints=(\{.*?\})", self.source)
+
+    @property
+    def reduction_hint(self) -> str | None:
+        found = re.search(r"reduction_hint=([\w.]+)", self.source)
+        return found.group(1) if found else None
+
+    @property
+    def device(self) -> str:
+        """The device Inductor wrote into the kernel's metadata (the emulation's answers)."""
+        return _found(r"(DeviceProperties\(.*?\))", self.source)
+
+    @property
+    def body(self) -> list[str]:
+        """The kernel's own lines, from ``@triton.jit`` on."""
+        return self.source[self.source.index("@triton.jit") :].strip("\n").splitlines()
+
 
 @dataclass
 class Generated:
@@ -174,6 +198,11 @@ class Generated:
 
     code: str
     kernels: list[Kernel] = field(default_factory=list)
+
+    @property
+    def call(self) -> str:
+        """The module's ``call()``: the program, step by step."""
+        return self.code[self.code.index("    def call(self, args):") : self.code.index("runner = Runner")]
 
 
 @dataclass
@@ -187,6 +216,18 @@ class Build:
     registers: int
     shared_bytes: int
     sass: list[str]  # instructions, without their addresses and predicates (@P0)
+
+    @property
+    def threads(self) -> int:
+        """Threads per program, as the PTX declares them (``.reqntid``)."""
+        return int(_found(r"\.reqntid (\d+)", self.ptx))
+
+
+def _found(pattern: str, text: str) -> str:
+    match = re.search(pattern, text)
+    if match is None:
+        raise Outdated(f"the generated code no longer has {pattern!r}: the emulation must be updated")
+    return match.group(1)
 
 
 QUOTES = "'" * 3

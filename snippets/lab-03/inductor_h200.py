@@ -26,21 +26,17 @@ with emulated_h200.session() as h200:  # answers torch.compile's questions as an
         generated = h200.compile(tail, h200.place(h))
     builds = {kernel.name: h200.build(kernel)[0] for kernel in generated.kernels}
 
-call = generated.code[generated.code.index("    def call(self, args):"):generated.code.index("runner = Runner")]
 print("What call() runs, in order:")
-for line in call.splitlines():
+for line in generated.call.splitlines():
     if re.search(r"triton_\w+\.run\(|extern_kernels\.\w+\(", line):
         print("   ", line.strip())
 for kernel in generated.kernels:
     build = builds[kernel.name]
-    threads = re.search(r"\.reqntid (\d+)", build.ptx).group(1)
-    heuristic = re.search(r"@triton_heuristics\.(\w+)\(", kernel.source).group(1)
-    hints = re.search(r"size_hints=(\{.*?\})", kernel.source).group(1)
-    print(f"\n{kernel.name}: {heuristic}, size_hints={hints}")
+    print(f"\n{kernel.name}: {kernel.heuristic}, size_hints={kernel.size_hints}")
     print(f"  {build.config}")
-    print(f"  {threads} threads per program, {build.registers} registers, {build.shared_bytes} bytes of shared memory")
-    body = kernel.source[kernel.source.index("@triton.jit"):].strip("\n").splitlines()
-    for line in body[1:]:
+    print(f"  {build.threads} threads per program, {build.registers} registers, {build.shared_bytes} bytes of shared "
+          "memory")
+    for line in kernel.body[1:]:
         if re.search(r"tl\.(load|store)|tl\.sum|max2|rsqrt", line):
             print("   ", line.strip()[:110])
 print("\ndecided without timing:", "; ".join(f"{name}: {why}" for name, why in emulated_h200.ASSUMED.items()))

@@ -5,7 +5,6 @@
 # env = { TRITON_DISABLE_LINE_INFO = "1" }
 # artifacts = ["output_code.py"]
 # ///
-import re
 from collections import Counter
 
 import emulated_h200
@@ -25,24 +24,20 @@ with emulated_h200.session() as h200:  # an H200 that answers torch.compile's qu
 
 with open("output_code.py", "w") as handle:  # the whole module Inductor wrote, as it would have loaded it
     handle.write(generated.code)
-call = generated.code[generated.code.index("    def call(self, args):"):generated.code.index("runner = Runner")]
-heuristic = re.search(r"@triton_heuristics\.(\w+)\(", kernel.source).group(1)
-hints = re.findall(r"(?:size_hints|reduction_hint)=[^\n]*?(?=,\n)", kernel.source)
-print("generated for:", re.search(r"DeviceProperties\(.*?\)", kernel.source).group(0))
-print(f"the kernel's heuristic: {heuristic}, {', '.join(hints)}")
+print("generated for:", kernel.device)
+print(f"the kernel's heuristic: {kernel.heuristic}, size_hints={kernel.size_hints}, "
+      f"reduction_hint={kernel.reduction_hint}")
 print(f"\ngenerated kernel {kernel.name} (Triton), line by line:")
-body = kernel.source[kernel.source.index("@triton.jit"):].strip("\n").splitlines()
-for number, line in enumerate(body, start=1):
+for number, line in enumerate(kernel.body, start=1):
     print(f"{number:3d} | {line}")
 print("\nhow the module calls it:")
-print("\n".join(line for line in call.rstrip().splitlines() if line.strip()))
+print("\n".join(line for line in generated.call.rstrip().splitlines() if line.strip()))
 print("\nthe launch configuration Inductor's heuristics give it, compiled by Triton for sm_90 (never run):")
 for build in builds:
-    threads = re.search(r"\.reqntid (\d+)", build.ptx).group(1)
     memory = Counter(op for op in (line.split()[0] for line in build.sass) if op.startswith(("LDG", "STG")))
     print(f"  {build.config}")
-    print(f"  {threads} threads per program, {build.registers} registers per thread, {build.shared_bytes} bytes of "
-          f"shared memory, {len(build.sass)} SASS instructions")
+    print(f"  {build.threads} threads per program, {build.registers} registers per thread, "
+          f"{build.shared_bytes} bytes of shared memory, {len(build.sass)} SASS instructions")
     print("  global loads and stores:", ", ".join(f"{op} x {n}" for op, n in sorted(memory.items())))
 print("\nquestions the emulation answered:", ", ".join(f"{q} x {n}" for q, n in sorted(emulated_h200.ASKED.items())))
 print("decided without timing:", "; ".join(f"{name}: {why}" for name, why in emulated_h200.ASSUMED.items()))
