@@ -2,6 +2,10 @@
 # devices = ["cpu"]
 # timeout = 60
 # ///
+import re
+import warnings
+
+import torch
 from torch._python_dispatcher import PythonDispatcher
 
 # PythonDispatcher defines a toy operator, __test__::foo, registers a dummy kernel
@@ -24,3 +28,20 @@ for title, registrations in CASES:
         if line.split(" ", 1)[0] in KEYS:
             print("  " + line.rstrip())
     del dispatcher  # unregisters __test__::foo, so the next case starts from nothing
+
+# What AutogradCPU's [backend fallback] does, on a real operator in the same position:
+# a CPU kernel, and no registration for autograd.
+lib = torch.library.Library("demo", "DEF")
+lib.define("double(Tensor x) -> Tensor")
+lib.impl("double", lambda x: x.detach() * 2, "CPU")  # computes, and records no graph itself
+row = next(r for r in torch._C._dispatch_dump_table("demo::double").splitlines() if r.startswith("AutogradCPU:"))
+print("demo::double: registered CPU; autograd fallback mode:", torch._C._get_autograd_fallback_mode())
+print("  AutogradCPU    ", " ".join(re.search(r"(\w+\.cpp):\d+ (\[.*\])", row).group(2, 1)))
+x = torch.ones(3, requires_grad=True)
+y = torch.ops.demo.double(x)
+print("  y.grad_fn      ", y.grad_fn.name())
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    y.sum().backward()
+print("  backward warns:", str(caught[0].message).split(". ")[0])
+print("  x.grad         ", x.grad)
