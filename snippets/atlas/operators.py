@@ -1,15 +1,16 @@
 # /// snippet
 # devices = ["cpu", "cuda"]
-# timeout = 300
+# timeout = 600
 # artifacts = ["atlas/*.jsonl"]
 # ///
 """Every operator the installed torch registers, one JSON line per overload: the atlas's only source.
 
-For each overload: its schema and tags; the keys that hold a kernel of its own (no fallthrough, no backend
-fallback) and the file that registered each; its composite kind; whether torch._decomp has a decomposition
-(in the core-ATen set or not); what Inductor does with it; the path a call takes through the dispatcher on a
-CPU tensor, under autocast, in inference mode and on a meta tensor; and, for the operators OpInfo can call on
-sample inputs, the grad_fn a call records and the aten operators its Python decomposition produces.
+Nothing here is a guess. Each field is what a torch API returns for that overload (the registrations and the
+computed dispatch table, tags, schema annotations, torch._decomp, Inductor's own tables, py_impl), or what a
+call of that very overload is seen to do. The calls: every operator OpInfo's first sample inputs reach is
+recorded with its arguments, then called directly, once per context, with a spy kernel wrapped around the
+kernel at each key: the keys whose kernels ran are the walk. The rule that infers a walk from the table (for
+the operators no sample reaches) is checked against every observed walk, and the run fails on a mismatch.
 """
 import json
 import os
@@ -19,31 +20,86 @@ from collections import Counter
 
 import torch
 
-# Importing these registers their own operators and kernels (Python meta kernels, Inductor's ops): the
-# atlas reads the registry after them, so it is the same on every run.
-import torch._decomp as decomp
-import torch._inductor.decomposition as inductor_decompositions
-from torch._inductor import lowering
-from torch.fx.experimental.proxy_tensor import make_fx
-
 C = torch._C
+STAGE_NAMES = [("import torch", set(C._dispatch_get_all_op_names()))]
+import torch._dynamo
+
+STAGE_NAMES.append(("+ torch._dynamo", set(C._dispatch_get_all_op_names())))
+import torch._decomp as decomp
+from torch._inductor import lowering
+from torch._inductor.decomposition import select_decomp_table
+
+STAGE_NAMES.append(("+ torch._inductor", set(C._dispatch_get_all_op_names())))
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.utils._python_dispatch import TorchDispatchMode
+
 device = "cuda" if torch.cuda.is_available() else "cpu"
+backend = "CUDA" if device == "cuda" else "CPU"
+# Rows of the computed table the atlas keeps: the keys a call on a CPU, CUDA or meta tensor can reach.
+KEYS = ("PythonDispatcher", "PreDispatch", "FuncTorchDynamicLayerFrontMode", "AutocastCPU", "AutocastCUDA",
+        "FuncTorchBatched", "AutogradCPU", "AutogradCUDA", "AutogradMeta", "ADInplaceOrView", "ZeroTensor",
+        "Negative", "Conjugate", "Functionalize", "FuncTorchDynamicLayerBackMode", "Python", "BackendSelect", "CPU",
+        "CUDA", "Meta", "Undefined")
+# Functionality keys: their kernels do one job and hand the call on below their own key (theory 01).
+HANDS_ON = ("Autograd", "Autocast", "ADInplaceOrView", "Functionalize", "Python", "FuncTorch", "Tracer",
+            "Batched", "Conjugate", "Negative", "ZeroTensor", "PreDispatch", "BackendSelect")
+ENDS = ("math kernel", "default backend kernel")  # composite kernels: they call other operators afresh
+ROW = re.compile(r"^(?P<key>\w+): (?P<fallthrough>fallthrough )?registered (?:at (?P<site>\S+?:\d+)|by "
+                 r"(?P<by>\w+))(?: :: .*?)? \[ ?(?P<kind>[^\]]*?) ?\]$")
 REGISTERED = re.compile(r"^(?P<key>\w+)(?P<alias>\[alias\])?(?P<inactive> \(inactive\))?: registered at "
-                        r"(?P<file>\S+?):\d+(?: :: .*?)? \[ (?P<kind>[^\]]*) \]$", re.MULTILINE)
-TABLE = re.compile(r"^(?P<key>\w+): (?:registered at \S+ |fallthrough registered at \S+ )?\[(?P<kind>[^\]]+)\]$",
-                   re.MULTILINE)
-CORE = set(decomp.core_aten_decompositions())
-# Keys whose kernels do one job and hand the call on to the keys below their own (theory 01's walk).
-PASSES_ON = ("Autograd", "Autocast", "ADInplaceOrView", "Functionalize", "Python", "FuncTorch", "Tracer",
-             "Batched", "Conjugate", "Negative", "ZeroTensor", "Named", "VmapMode", "PreDispatch", "PreAutograd")
+                        r"(?P<site>\S+?:\d+)(?: :: .*?)? \[ (?P<kind>[^\]]*) \]$")
+WHEEL = os.path.dirname(torch.__file__)
+YAMLS = {"native": os.path.join(WHEEL, "..", "torchgen", "packaged", "ATen", "native", "native_functions.yaml"),
+         "derivatives": os.path.join(WHEEL, "..", "torchgen", "packaged", "autograd", "derivatives.yaml")}
 
 
-def source(path):
-    """Where a kernel was registered, without the build machine's folders."""
+def source(site):
+    """Where a kernel was registered, without the build machine's folders or the line."""
+    path = site.rsplit(":", 1)[0]
     for marker in ("/site-packages/", "/pytorch/pytorch/", "/pytorch/"):
         if marker in path:
             return path.split(marker, 1)[1].removeprefix("build/")
     return os.path.basename(path)
+
+
+def table_rows(name):
+    """The computed dispatch table, key -> (kind, registration site, shared): torch's own, every line read.
+    ``shared`` marks a backend fallback, the same for every operator."""
+    rows = {}
+    for line in C._dispatch_dump_table(name).splitlines():
+        match = ROW.match(line)
+        if match is None:
+            raise RuntimeError(f"{name}: a dispatch table line the atlas cannot read: {line!r}")
+        kind = "fallthrough" if match["fallthrough"] else match["kind"]
+        rows[match["key"]] = (kind, match["site"] or match["by"], match["kind"] == "backend fallback")
+    return rows
+
+
+def registrations(name):
+    """Every registration of the overload: key (alias keys included) -> (site, kind), and the C++ kernels that
+    a later registration at the same key hides."""
+    found, hidden = {}, {}
+    for line in C._dispatch_dump(name).splitlines():
+        match = REGISTERED.match(line)
+        if match is None:
+            continue
+        target = hidden if match["inactive"] else found
+        key = match["key"] + ("[alias]" if match["alias"] else "")
+        target[key] = (match["site"], "fallthrough" if "fallthrough" in match["kind"] else "kernel")
+    return found, hidden
+
+
+def nameable():
+    """The runtime keys torch.library can register a kernel at (a per-backend key such as AutogradHIP it
+    cannot name: no call made here reaches one)."""
+    found = set()
+    for key in C.DispatchKey.__members__:
+        try:
+            C._dispatch_key_parse(key)
+        except RuntimeError:
+            continue
+        found.add(key)
+    return found - {"Undefined"}
 
 
 def overload(name):
@@ -55,54 +111,95 @@ def overload(name):
         return None
 
 
-def walk(rows, keys):
-    """The keys a call visits, as the dispatcher does: a fallthrough passes it on, a kernel runs (an
-    autograd or view kernel redispatches below its own key), a backend or math kernel ends the walk."""
+def ordered(keys):
+    """A key set's keys, highest priority first: the order the dispatcher reads them in."""
+    found = []
+    while (key := keys.highestPriorityTypeId()) != C.DispatchKey.Undefined and len(found) < 64:
+        found.append(C._dispatch_key_name(key))
+        keys = keys & C._dispatch_keyset_full_after(key)
+    return found
+
+
+def call_keys(tensors):
+    """The key set the dispatcher computes for a call: its tensors' keys, plus the thread's include set,
+    minus its exclude set."""
+    keys = C.DispatchKeySet(C.DispatchKey.Undefined)
+    for tensor in tensors:
+        keys = keys | C._dispatch_keys(tensor)
+    return (keys | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
+
+
+def inferred_walk(rows, keys, target):
+    """The walk the table implies for a key set: a fallthrough passes the call on unseen, a functionality
+    kernel runs and hands it on below its key, anything else runs and ends it. BackendSelect hands it to the
+    backend the call's options name (``target``). An empty set runs the table's Undefined entry."""
     path = []
     for _ in range(64):
         key = keys.highestPriorityTypeId()
-        if key == C.DispatchKey.Undefined:
-            break
         name = C._dispatch_key_name(key)
-        kind = rows.get(name, "no kernel")
-        if kind != "fallthrough":
-            path.append(f"{name}:{kind}")
-        if kind in ("math kernel", "default backend kernel", "no kernel") or (
-                kind == "kernel" and not name.startswith(PASSES_ON)):
-            break
+        kind = rows.get(name, ("missing",))[0]
+        if key == C.DispatchKey.Undefined:
+            if not path:
+                path.append(name)
+            return path
+        if kind == "fallthrough":
+            keys = keys & C._dispatch_keyset_full_after(key)
+            continue
+        path.append(name)
+        if kind in ENDS or kind == "missing" or not name.startswith(HANDS_ON):
+            return path
+        if name == "BackendSelect":
+            keys = keys | C.DispatchKeySet(C._dispatch_key_parse(target))
         keys = keys & C._dispatch_keyset_full_after(key)
     return path
 
 
-def call_key_set(tensor):
-    """What the dispatcher computes for a call on ``tensor``: its keys, plus the thread's include set, minus
-    its exclude set (theory 01 shows the rule on linear)."""
-    return (C._dispatch_keys(tensor) | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
+class Spies:
+    """A spy kernel around the kernel each key of one overload computes to: it notes the key and calls that
+    very kernel, so the call behaves as it would, and the keys whose kernels ran are seen, not inferred."""
+
+    def __init__(self, name, rows):
+        self.seen = []
+        self.library = torch.library.Library(name.split("::")[0], "IMPL")
+        wrapped = [(key, C._dispatch_get_computed_kernel_for_dispatch_key(name, key)) for key, (kind, *_) in
+                   rows.items() if kind != "fallthrough" and key in NAMEABLE]
+        for key, kernel in wrapped:  # every original is read before the first spy changes the table
+            def spy(keys, *args, _key=key, _kernel=kernel, **kwargs):
+                self.seen.append(_key)
+                return _kernel.call_boxed(keys, *args, **kwargs)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    # torch.library's own checks refuse a Meta kernel beside a composite one: a spy is no kernel
+                    self.library.m.impl(name.split("::")[1], key, spy, True)
+            except RuntimeError:  # a per-backend key torch.library cannot name: no call here reaches it
+                pass
+
+    def close(self):
+        self.library._destroy()
 
 
-def call_key_sets():
-    """The key set each kind of call starts from, read off real tensors and the thread's sets."""
-    sets = {"call": call_key_set(torch.empty(1, device=device)),
-            "meta": call_key_set(torch.empty(1, device="meta"))}
-    with torch.autocast(device, dtype=torch.bfloat16):
-        sets["autocast"] = call_key_set(torch.empty(1, device=device))
-    with torch.inference_mode():
-        sets["inference_mode"] = call_key_set(torch.empty(1, device=device))
-    return sets
+class Harvest(TorchDispatchMode):
+    """Records, for every overload a sample reaches below autograd, the first arguments it was called with."""
+
+    def __init__(self, found, origin):
+        super().__init__()
+        self.found, self.origin = found, origin
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func.name() not in self.found:
+            self.found[func.name()] = (self.origin, *copied(args, kwargs))
+        return func(*args, **kwargs)
 
 
-def inductor_treatment(op, composite):
-    if op in inductor_decompositions.decompositions:
-        return "decomposed"
-    if op in lowering.fallbacks:
-        return "fallback"
-    if op in lowering.lowerings:
-        return "lowered"
-    return "composite" if composite == "implicit" else "none"
+def copied(args, kwargs):
+    tree = torch.utils._pytree
+    return tree.tree_map(lambda a: a.detach().clone() if isinstance(a, torch.Tensor) else a, (args, kwargs))
 
 
-def samples():
-    """grad_fn and decomposition of every operator OpInfo can call on float32 sample inputs (its first one)."""
+def harvest():
+    """overload -> (the OpInfo whose first sample reached it, args, kwargs)."""
     try:
         from torch.testing._internal.common_methods_invocations import op_db
         from torch.testing._internal.common_utils import SEED, set_rng_seed
@@ -110,97 +207,316 @@ def samples():
         return None
     found = {}
     for info in op_db:
-        if info.variant_test_name or not info.supports_autograd:
-            continue
-        name = f"aten::{info.aten_name or info.name}"
+        origin = f"{info.name} ({info.variant_test_name})" if info.variant_test_name else info.name
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                # info.sample_inputs(...) gives these samples, seeded the same way, but first walks the
-                # whole call stack with inspect to find the unit test it runs under: 80 % of this harvest.
-                generated = iter(info.sample_inputs_func(info, device, torch.float32, True))
+                generated = iter(info.sample_inputs_func(info, device, torch.float32, False))
                 set_rng_seed(SEED)
                 sample = next(generated)
-                out = info.op(sample.input, *sample.args, **sample.kwargs)
-        except Exception:  # noqa: BLE001 - an operator OpInfo cannot call here keeps no sample
+                for name in overloads_of(info):  # the operator OpInfo names, called directly: a composite
+                    if name not in found and binds(name, sample):  # one never reaches the mode below it
+                        found[name] = (origin, *copied((sample.input, *sample.args), sample.kwargs))
+                with Harvest(found, origin):
+                    info.op(sample.input, *sample.args, **sample.kwargs)
+        except Exception:  # noqa: BLE001 - an OpInfo that cannot run here contributes no sample
             continue
-        first = out[0] if isinstance(out, (tuple, list)) and out else out
-        grad_fn = type(first.grad_fn).__name__ if isinstance(first, torch.Tensor) and first.grad_fn else None
-        found.setdefault(name, {"grad_fn": grad_fn, "sample": (info, sample)})
     return found
 
 
-def decomposes_to(op, info, sample):
-    """The aten operators a call produces when this operator is replaced by its Python decomposition."""
+def overloads_of(info):
+    packet = getattr(torch.ops.aten, info.aten_name or info.name, None)
+    return [f"aten::{packet._qualified_op_name.split('::')[1]}{'' if o == 'default' else '.' + o}"
+            for o in packet.overloads()] if isinstance(packet, torch._ops.OpOverloadPacket) else []
+
+
+def binds(name, sample):
+    """Whether this overload takes the sample's arguments: a call of it is the only test torch offers."""
+    args, kwargs = copied((sample.input, *sample.args), sample.kwargs)
+    try:
+        overload(name)(*args, **kwargs)
+        return True
+    except Exception:  # noqa: BLE001 - a schema these arguments do not fit
+        return False
+
+
+def contexts(args, kwargs):
+    """Each context a walk is observed in: how to enter it, and the call's arguments there."""
+    tree = torch.utils._pytree
+    meta = tree.tree_map(lambda a: a.to("meta") if isinstance(a, torch.Tensor) else a, (args, kwargs))
+    target = options_backend(kwargs)
+    found = {"call": (Nothing, args, kwargs, target),
+             "autocast": (lambda: torch.autocast(device, dtype=torch.bfloat16), args, kwargs, target),
+             "inference_mode": (torch.inference_mode, args, kwargs, target)}
+    if tensors_of(args, kwargs):  # "on a meta tensor": a call without one has no meta walk
+        found["meta"] = (Nothing, *meta, options_backend(meta[1]))
+    return found
+
+
+def options_backend(kwargs):
+    """The backend key BackendSelect hands a call to: the one its device option names, else the default
+    device's (torch's factories allocate on the CPU unless told otherwise)."""
+    named = kwargs.get("device")
+    kind = torch.device(named).type if named is not None else "cpu"
+    return {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta"}.get(kind, "CPU")
+
+
+class Nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def tensors_of(args, kwargs):
+    return [a for a in torch.utils._pytree.tree_leaves((args, kwargs)) if isinstance(a, torch.Tensor)]
+
+
+def observe(name, op, rows, args, kwargs):
+    """Each context's walk, observed with spies and inferred from the table; they must agree."""
+    walks = {}
+    for context, (enter, given, named, target) in contexts(args, kwargs).items():
+        a, k = copied(given, named)
+        spies = Spies(name, rows)
+        try:
+            with enter(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                inferred = inferred_walk(rows, call_keys(tensors_of(a, k)), target)
+                op(*a, **k)
+        except Exception:  # noqa: BLE001 - a context this sample cannot run in is not shown
+            continue
+        finally:
+            spies.close()
+        seen = [key for i, key in enumerate(spies.seen) if key not in spies.seen[:i]] or ["Undefined"]
+        if seen != inferred:
+            raise RuntimeError(f"{name} in {context}: observed {seen}, the table implies {inferred}")
+        walks[context] = seen
+    return walks
+
+
+def direct_grad_fn(op, args, kwargs):
+    """The node a direct call of this overload records when its floating-point inputs require grad."""
+    def leaf(a):
+        if isinstance(a, torch.Tensor) and a.is_floating_point():
+            return a.detach().clone().requires_grad_().clone()
+        return a
+    a, k = torch.utils._pytree.tree_map(leaf, copied(args, kwargs))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            args = [a.detach() if isinstance(a, torch.Tensor) else a for a in (sample.input, *sample.args)]
-            graph = make_fx(lambda *a: info.op(*a, **sample.kwargs),
-                            decomposition_table={op: decomp.decomposition_table[op]})(*args)
+            out = op(*a, **k)
+    except Exception as exc:  # noqa: BLE001 - said in the entry: the call failed with requires_grad inputs
+        return {"error": type(exc).__name__}
+    first = torch.utils._pytree.tree_leaves(out)
+    first = first[0] if first else None
+    node = first.grad_fn if isinstance(first, torch.Tensor) else None
+    return {"grad_fn": type(node).__name__ if node is not None else None}
+
+
+def decomposition_trace(function, op, args, kwargs):
+    """What a decomposition of this overload does on the sample: the aten overloads it produces, or that it
+    declines (returns NotImplemented) and leaves the operator as it is."""
+    declined = []
+
+    def run(*a):
+        result = function(*a, **kwargs)
+        if result is NotImplemented:
+            declined.append(True)
+            return op(*a, **kwargs)
+        return result
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            graph = make_fx(run)(*copied(args, {})[0])
     except Exception:  # noqa: BLE001 - a decomposition that cannot be traced on this sample is not shown
         return None
-    return sorted({str(n.target) for n in graph.graph.nodes if n.op == "call_function"})
+    if declined:
+        return {"declined": True}
+    return {"produces": sorted({n.target.name() for n in graph.graph.nodes
+                                if isinstance(n.target, torch._ops.OpOverload)})}
 
 
-def entry(name, starts, sampled):
-    op = overload(name)
-    dump = C._dispatch_dump(name)
-    kernels = {m.group("key"): source(m.group("file")) for m in REGISTERED.finditer(dump)
-               if "fallthrough" not in m.group("kind") and not m.group("inactive") and not m.group("alias")}
-    aliases = {m.group("key") for m in REGISTERED.finditer(dump) if m.group("alias")}
-    composite = ("implicit" if "CompositeImplicitAutograd" in aliases else "explicit-non-functional"
-                 if "CompositeExplicitAutogradNonFunctional" in aliases else "explicit"
-                 if "CompositeExplicitAutograd" in aliases else "none")
-    rows = {m.group("key"): m.group("kind") for m in TABLE.finditer(C._dispatch_dump_table(name))}
-    found = {
-        "name": name, "schema": dump.split("schema: ", 1)[1].split("\n", 1)[0] if "schema: " in dump else None,
-        "tags": sorted(str(t).removeprefix("Tag.") for t in op.tags) if op is not None else [],
-        "kernels": dict(sorted(kernels.items())), "aliases": sorted(aliases), "composite": composite,
-        "decomposition": ("core" if op in CORE else "yes" if op in decomp.decomposition_table else "no")
-        if op is not None else "no",
-        "inductor": inductor_treatment(op, composite) if op is not None else "none",
-        "walks": {kind: walk(rows, keys) for kind, keys in starts.items()},
-    }
-    # OpInfo calls an operator by its Python name: its sample stands for the default overload only.
-    sample = sampled.get(name) if sampled is not None and "." not in name.split("::")[1] else None
-    found["grad_fn"] = sample["grad_fn"] if sample else None
-    if sample and op is not None and op in decomp.decomposition_table:
-        found["decomposes_to"] = decomposes_to(op, *sample["sample"])
+def inductor(op, name, composite, trace, sampled):
+    """What Inductor does with the overload, from its own tables: a decomposition it applies (and whether it
+    declined the sample), a lowering, a fallback to the ATen kernel; CompositeImplicitAutograd decomposes
+    before Inductor sees the graph; anything else is called as an ATen kernel (implicit fallback)."""
+    if composite:
+        return "composite", "table"
+    if op in INDUCTOR_DECOMPOSITIONS:
+        if trace is not None and trace.get("declined"):
+            return ("fallback" if op in lowering.fallbacks else "lowered" if op in lowering.lowerings
+                    else "implicit_fallback") + "_declined", "observed"
+        return "decomposed", "observed" if trace is not None else "table"
+    if op in lowering.fallbacks:
+        return "fallback", "table"
+    if op in lowering.lowerings:
+        return "lowered", "table"
+    return "implicit_fallback", "table"
+
+
+def yaml_index(path, prefix):
+    """name.overload -> (line, the lines of its entry) of a yaml file torchgen ships in the wheel."""
+    found, current = {}, None
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if line.startswith(prefix):
+                signature = line[len(prefix):].strip()
+                current = signature.split("(", 1)[0]
+                found[current] = (number, [])
+            elif line.startswith("- "):
+                current = None
+            elif current and line.startswith("  ") and ":" in line and not line.startswith("   "):
+                found[current][1].append(line.strip())
     return found
 
 
+def annotations(op):
+    """The schema's alias annotations: which arguments are written in place, which outputs alias an input."""
+    schema = op._schema
+    marks = {"writes": [], "aliases": []}
+    sets = {}
+    for argument in schema.arguments:
+        info = argument.alias_info
+        if info is not None:
+            sets.update({s: argument.name for s in info.before_set})
+            if info.is_write:
+                marks["writes"].append(argument.name)
+    for index, value in enumerate(schema.returns):
+        info = value.alias_info
+        if info is not None:
+            for s in info.before_set:
+                if s in sets:
+                    marks["aliases"].append([index, sets[s]])
+    return marks
+
+
+def python_kernels(op):
+    return sorted(k.name if isinstance(k, C.DispatchKey) else getattr(k, "__name__", str(k))
+                  for k in op.py_kernels)
+
+
+def entry(name, sample):
+    op = overload(name)
+    rows = table_rows(name)
+    registered, hidden = registrations(name)
+    sites = {site: key.removesuffix("[alias]") for key, (site, _) in registered.items()}
+    aliases = sorted(k.removesuffix("[alias]") for k in registered if k.endswith("[alias]"))
+    # The rows of its own: each names the registration it comes from (a key or an alias key).
+    kept = {key: [kind, sites.get(site, source(site))] for key, (kind, site, shared) in rows.items()
+            if key in KEYS and not shared}
+    found = {
+        "name": name,
+        "schema": str(op._schema) if op is not None else None,
+        "tags": sorted(str(t).removeprefix("Tag.") for t in op.tags) if op is not None else [],
+        "kernels": {k: source(s) for k, (s, kind) in sorted(registered.items())
+                    if kind != "fallthrough" and not k.endswith("[alias]")},
+        "aliases": {k: source(registered[k + "[alias]"][0]) for k in aliases},
+        "hidden": {k: source(s) for k, (s, _) in sorted(hidden.items())},
+        "table": kept,
+        "composite": composite_kind(aliases),
+        "python": python_kernels(op) if op is not None else [],
+        "decomposition": [flag for flag, table in (("torch._decomp", decomp.decomposition_table),
+                                                   ("core_aten_decompositions", CORE_DECOMPOSITIONS),
+                                                   ("inductor", INDUCTOR_DECOMPOSITIONS)) if op in table],
+        "registered_by": next(stage for stage, names in STAGE_NAMES if name in names),
+    }
+    if op is not None:
+        found["annotations"] = annotations(op)
+        base = name.split("::")[1]
+        if name.startswith("aten::") and base.removesuffix(".default") in NATIVE:
+            found["native_functions"] = NATIVE[base][0]
+        if name.startswith("aten::") and base in DERIVATIVES:
+            found["derivatives"] = {"line": DERIVATIVES[base][0], "formula": DERIVATIVES[base][1]}
+    trace = None
+    if sample is not None and op is not None:
+        origin, args, kwargs = sample
+        found["sample"] = origin
+        found["walks"] = observe(name, op, rows, args, kwargs)
+        found["walked"] = "observed"
+        found.update(direct_grad_fn(op, args, kwargs))
+        if op in decomp.decomposition_table:
+            traced = decomposition_trace(decomp.decomposition_table[op], op, args, kwargs)
+            if traced is not None and "produces" in traced:
+                found["decomposes_to"] = traced["produces"]
+        if op in INDUCTOR_DECOMPOSITIONS:  # Inductor's own table: its entry may differ from torch._decomp's
+            trace = decomposition_trace(INDUCTOR_DECOMPOSITIONS[op], op, args, kwargs)
+    else:
+        schema_tensors = op is not None and any("Tensor" in str(a.type) for a in op._schema.arguments)
+        generic = [torch.empty(1, device=device)] if schema_tensors else []
+        walks = {}
+        for context, (enter, tensors, _, target) in contexts(generic, {}).items():
+            with enter():
+                walks[context] = inferred_walk(rows, call_keys(tensors), target)
+        found["walks"], found["walked"] = walks, "inferred"
+    treatment, how = inductor(op, name, found["composite"] == "implicit", trace, sample is not None) \
+        if op is not None else ("none", "table")
+    found["inductor"], found["inductor_how"] = treatment, how
+    return found
+
+
+def composite_kind(aliases):
+    return ("implicit" if "CompositeImplicitAutograd" in aliases else "explicit-non-functional"
+            if "CompositeExplicitAutogradNonFunctional" in aliases else "explicit"
+            if "CompositeExplicitAutograd" in aliases else "none")
+
+
 torch.manual_seed(0)
-starts = call_key_sets()
-sampled = samples()
-names = sorted(C._dispatch_get_all_op_names())
-entries = [entry(name, starts, sampled) for name in names]
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    INDUCTOR_DECOMPOSITIONS = select_decomp_table()
+NAMEABLE = nameable()
+CORE_DECOMPOSITIONS = decomp.core_aten_decompositions()
+NATIVE = yaml_index(YAMLS["native"], "- func: ")
+DERIVATIVES = yaml_index(YAMLS["derivatives"], "- name: ")
+sampled = harvest()
+STAGE_NAMES.append(("+ OpInfo's samples run", set(C._dispatch_get_all_op_names())))
+NAMES = sorted(STAGE_NAMES[-1][1])
+entries = [entry(name, (sampled or {}).get(name)) for name in NAMES]
 
 os.makedirs("atlas", exist_ok=True)
-shards = Counter()
+groups = {}
 for item in entries:
     namespace, _, rest = item["name"].partition("::")
     letters = rest[:2] if rest.startswith("_") else rest[:1]  # private ops are many: split them further
-    shard = f"aten-{letters.lower()}" if namespace == "aten" else (
+    group = f"aten-{letters.lower()}" if namespace == "aten" else (
         namespace if namespace in ("quantized", "prims") else "other")
-    shards[shard] += 1
-    with open(f"atlas/{shard}.jsonl", "a") as handle:
-        handle.write(json.dumps(item, sort_keys=True, ensure_ascii=False) + "\n")
+    groups.setdefault(group, []).append(json.dumps(item, sort_keys=True, ensure_ascii=False) + "\n")
+shards = Counter()
+for group, lines in groups.items():  # a file stays well under a record's limit for one artifact (512 KiB)
+    part, size = 1, 0
+    for line in lines:
+        if size + len(line.encode()) > 400_000:
+            part, size = part + 1, 0
+        shard = group if part == 1 else f"{group}-{part}"
+        size += len(line.encode())
+        shards[shard] += 1
+        with open(f"atlas/{shard}.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(line)
 
+print(f"torch {torch.__version__.split('+')[0]} on {device}: registered operator overloads after each import")
+for stage, names in STAGE_NAMES:
+    print(f"  {stage:<26} {len(names):>5}")
 namespaces = Counter(e["name"].split("::")[0] for e in entries)
-print(f"torch {torch.__version__.split('+')[0]} on {device}: {len(entries)} operator overloads in "
-      f"{len(namespaces)} namespaces ({namespaces['aten']} of them aten)")
-for key in ("CPU", "CUDA", "Meta", "AutogradCPU", "AutogradCUDA", "FuncTorchBatched", "Functionalize"):
+print(f"the atlas lists {len(entries)} in {len(namespaces)} namespaces ({namespaces['aten']} of them aten)")
+for key in ("CPU", "CUDA", "Meta", "FuncTorchBatched", "Functionalize"):
     print(f"  a kernel of their own under {key:<18} {sum(key in e['kernels'] for e in entries):>5}")
-print("  composite kind:", dict(sorted(Counter(e["composite"] for e in entries).items())))
-print("  a Python decomposition:", dict(sorted(Counter(e["decomposition"] for e in entries).items())))
+print("  an autograd kernel (a formula of their own):",
+      sum(e["table"].get("AutogradCPU", [""])[0] == "autograd kernel" for e in entries))
+print("  registered under an alias:", dict(sorted(Counter(a for e in entries for a in e["aliases"]).items())))
+print("  what runs at the CPU key:", dict(sorted(Counter(
+    e["table"].get("CPU", ["none", ""])[0] for e in entries).items())))
+print("  tagged core:", sum("core" in e["tags"] for e in entries), "· a torch._decomp decomposition:",
+      sum("torch._decomp" in e["decomposition"] for e in entries), "· in Inductor's table:",
+      sum("inductor" in e["decomposition"] for e in entries))
 print("  what Inductor does:", dict(sorted(Counter(e["inductor"] for e in entries).items())))
+print("  Python kernels (py_impl):", sum(bool(e["python"]) for e in entries),
+      "· a Python Meta kernel hiding a C++ one:", sum("Meta" in e["hidden"] for e in entries))
 if sampled is None:
-    print("  grad_fn and decompositions on sample inputs: not read (OpInfo needs expecttest, absent here)")
+    print("  calls on sample inputs: none made (OpInfo needs expecttest, absent here)")
 else:
-    with_grad = sum(1 for e in entries if e["grad_fn"])
-    traced = sum(1 for e in entries if e.get("decomposes_to"))
-    print(f"  called on OpInfo's sample inputs: {len(sampled)} operators; a grad_fn recorded for {with_grad}; "
-          f"a decomposition traced for {traced}")
-print("  the call of one CPU tensor starts at:", starts["call"].highestPriorityTypeId().name)
-print(f"written: {len(shards)} files under atlas/, one JSON line per overload:", dict(sorted(shards.items())))
+    observed = [e for e in entries if e["walked"] == "observed"]
+    print(f"  reached by OpInfo's first samples and called directly: {len(observed)} overloads; "
+          f"walks observed: {sum(len(e['walks']) for e in observed)}, each equal to the table's; "
+          f"a grad_fn recorded by {sum(1 for e in observed if e.get('grad_fn'))}")
+print(f"written: {len(shards)} files under atlas/, one JSON line per overload")
