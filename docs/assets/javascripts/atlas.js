@@ -25,7 +25,8 @@
         && (!kind.value || item.dataset.composite === kind.value)
         && (!checks.includes("cpu") || item.dataset.cpu === "1")
         && (!checks.includes("decomposed") || item.dataset.inductor === "decomposed")
-        && (!checks.includes("backward") || item.dataset.backward === "1");
+        && (!checks.includes("backward") || item.dataset.backward === "1")
+        && (!checks.includes("observed") || item.dataset.observed === "1");
       item.hidden = !visible;
       shown += visible ? 1 : 0;
     }
@@ -56,30 +57,111 @@
     list.append(dd);
   }
 
+  function code(text) {
+    return element("code", text);
+  }
+
+  function lines(values) {
+    const list = element("ul");
+    for (const value of values) {
+      const li = element("li");
+      if (value instanceof Node) li.append(value); else li.textContent = value;
+      list.append(li);
+    }
+    return list;
+  }
+
+  function keyed(map) {
+    const table = element("table");
+    for (const [key, ...cells] of Object.entries(map).map(([k, v]) => [k, ...(Array.isArray(v) ? v : [v])])) {
+      const tr = element("tr");
+      tr.append(element("td", key), ...cells.map((c) => element("td", c)));
+      table.append(tr);
+    }
+    return Object.keys(map).length ? table : label("none");
+  }
+
+  function source(path, line, text) {
+    const link = element("a", text);
+    link.href = `https://github.com/pytorch/pytorch/blob/v${config.torch}/${path}#L${line}`;
+    return link;
+  }
+
+  function family(entry) {
+    const base = entry.name.split(".")[0];
+    const others = items.map((i) => i.querySelector(".atlas-op").textContent)
+      .filter((n) => n !== entry.name && n.split(".")[0] === base);
+    if (!others.length) return null;
+    const box = element("span");
+    others.forEach((name, index) => {
+      const link = element("a", name);
+      link.href = `#op=${encodeURIComponent(name)}`;
+      link.addEventListener("click", () => {
+        const item = items.find((i) => i.querySelector(".atlas-op").textContent === name);
+        if (item) { item.hidden = false; open(item); item.scrollIntoView(); }
+      });
+      box.append(index ? ", " : "", link);
+    });
+    return [label("family", { base }), box];
+  }
+
   function detail(entry) {
     const box = element("div", undefined, "atlas-entry");
     const list = element("dl");
-    row(list, label("schema"), element("code", entry.schema || "—"));
+    const schema = [code(entry.schema || "—")];
+    const marks = entry.annotations || { writes: [], aliases: [] };
+    if (marks.writes.length) schema.push(label("writes", { args: marks.writes.join(", ") }));
+    for (const [index, arg] of marks.aliases) schema.push(label("aliases", { index, arg }));
+    row(list, label("schema"), lines(schema));
+    const related = family(entry);
+    if (related) row(list, related[0], related[1]);
+    const sources = [];
+    if (entry.native_functions) {
+      sources.push(source("aten/src/ATen/native/native_functions.yaml", entry.native_functions,
+        label("native", { line: entry.native_functions })));
+    }
+    if (entry.derivatives) {
+      sources.push(source("tools/autograd/derivatives.yaml", entry.derivatives.line,
+        label("derivatives", { line: entry.derivatives.line })));
+    } else if (entry.native_functions) {
+      sources.push(label("no_derivative"));
+    }
+    if (sources.length) row(list, label("sources"), lines(sources));
+    if (entry.derivatives) row(list, label("formula"), lines(entry.derivatives.formula.map(code)));
     row(list, label("tags"), entry.tags.length ? entry.tags.join(", ") : label("none"));
-    const table = element("table");
-    for (const [key, file] of Object.entries(entry.kernels)) {
-      const tr = element("tr");
-      tr.append(element("td", key), element("td", file));
-      table.append(tr);
+    if (entry.tags.includes("core")) row(list, "core", label("core"));
+    row(list, label("registered_by"), entry.registered_by);
+    row(list, label("kernels"), keyed(entry.kernels));
+    row(list, label("aliases_registered"), keyed(entry.aliases));
+    if (Object.keys(entry.hidden || {}).length) row(list, label("hidden"), keyed(entry.hidden));
+    row(list, label("python"), entry.python && entry.python.length ? entry.python.join(", ") : label("none"));
+    row(list, label("table"), keyed(entry.table));
+    row(list, label("composite"), `${label(`composite_${entry.composite}`)}: ${label(`define_${entry.composite}`)}`);
+    row(list, label("decomposition"), entry.decomposition.length
+      ? lines(entry.decomposition.map((flag) => label(`decomp_${flag}`))) : label("none"));
+    const how = label(`how_${entry.inductor_how}`);
+    const treatment = entry.inductor.replace(/_declined$/, "");
+    const declined = entry.inductor.endsWith("_declined") ? ` ${label("explain_declined")}` : "";
+    row(list, label("inductor"),
+      `${label(`inductor_${entry.inductor}`)}. ${label(`explain_${treatment}`)}${declined} (${how})`);
+    if (entry.sample) {
+      const value = entry.error ? label("call_failed", { error: entry.error })
+        : (entry.grad_fn ? code(entry.grad_fn) : label("no_grad_fn"));
+      row(list, label("grad_fn"), lines([value, label("sample", { sample: entry.sample })]));
+    } else {
+      row(list, label("grad_fn"), label("not_sampled"));
     }
-    row(list, label("kernels"), Object.keys(entry.kernels).length ? table : label("none"));
-    row(list, label("composite"), label(`explain_${entry.composite}`));
-    row(list, label("decomposition"), label(`decomposition_${entry.decomposition}`));
-    row(list, label("inductor"), config.labels[`inductor_${entry.inductor}`] || entry.inductor);
-    row(list, label("grad_fn"), entry.grad_fn ? element("code", entry.grad_fn) : label("not_sampled"));
-    if (entry.decomposes_to) row(list, label("decomposes_to"), element("code", entry.decomposes_to.join(", ")));
-    const walks = element("ul");
+    if (entry.decomposes_to) row(list, label("decomposes_to"), code(entry.decomposes_to.join(", ")));
+    const walks = [label(`walked_${entry.walked}`)];
     for (const [start, path] of Object.entries(entry.walks)) {
-      const li = element("li", `${label(`walk_${start}`)}: `);
-      li.append(element("code", path.map((step) => step.replace(":", " (") + ")").join(" → ")));
-      walks.append(li);
+      const li = element("span", `${label(`walk_${start}`)}: `);
+      li.append(code(path.map((key) => {
+        const own = entry.table[key];
+        return own ? `${key} (${own[0]})` : key;
+      }).join(" → ")));
+      walks.push(li);
     }
-    row(list, label("walks"), walks);
+    row(list, label("walks"), lines(walks));
     box.append(list);
     const link = element("a", label("link"));
     link.href = `#op=${encodeURIComponent(entry.name)}`;

@@ -26,7 +26,33 @@ BACKEND_KEYS = ("CPU", "CUDA", "Meta")
 
 
 COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")
-INDUCTOR = ("lowered", "decomposed", "fallback", "composite", "none")
+INDUCTOR = (
+    "composite",
+    "decomposed",
+    "lowered",
+    "fallback",
+    "implicit_fallback",
+    "lowered_declined",
+    "fallback_declined",
+    "implicit_fallback_declined",
+    "none",
+)
+CONTEXTS = ("call", "autocast", "inference_mode", "meta")
+
+
+def _walks(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        k in CONTEXTS and isinstance(path, list) and all(isinstance(key, str) for key in path)
+        for k, path in value.items()
+    )
+
+
+def _table(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(row, list) and len(row) == 2 and all(isinstance(x, str) for x in row) for row in value.values()
+    )
+
+
 # What a page and the detail view read of an overload: its field -> the check it must pass.
 _FIELDS: dict[str, Any] = {
     "name": lambda v: isinstance(v, str) and "::" in v,
@@ -34,7 +60,15 @@ _FIELDS: dict[str, Any] = {
     "composite": lambda v: v in COMPOSITES,
     "inductor": lambda v: v in INDUCTOR,
     "tags": lambda v: isinstance(v, list) and all(isinstance(t, str) for t in v),
+    "table": _table,
+    "walks": _walks,
+    "walked": lambda v: v in ("observed", "inferred"),
+    "registered_by": lambda v: isinstance(v, str),
+}
+# Fields an overload may lack (no sample reaches it, or it has no schema): checked when present.
+_OPTIONAL: dict[str, Any] = {
     "grad_fn": lambda v: v is None or isinstance(v, str),
+    "sample": lambda v: isinstance(v, str),
 }
 
 
@@ -70,6 +104,11 @@ def _checked(line: str, where: str) -> dict[str, Any]:
             raise Refused(f"{where} has no {field!r}")
         if not valid(entry[field]):
             raise Refused(f"{where}: {field!r} cannot be {str(entry[field])[:60]!r}")
+    for field, valid in _OPTIONAL.items():
+        if field in entry and not valid(entry[field]):
+            raise Refused(f"{where}: {field!r} cannot be {str(entry[field])[:60]!r}")
+    if entry["walked"] == "observed" and "sample" not in entry:
+        raise Refused(f"{where}: a walk called observed names no sample it was observed on")
     return entry
 
 
@@ -86,6 +125,12 @@ def data_files(record: Record) -> dict[str, str]:
     }
 
 
+def has_autograd_kernel(entry: dict[str, Any]) -> bool:
+    """A derivative formula of its own: the autograd key's row of its table is an autograd kernel (registered
+    under the Autograd alias or at the key), not a math kernel nor the shared fallback."""
+    return entry["table"].get("AutogradCPU", ["", ""])[0] in ("autograd kernel", "kernel")
+
+
 def _item(entry: dict[str, Any], shard: str, lang: str) -> str:
     name, kernels = entry["name"], entry["kernels"]
     attributes = {
@@ -93,7 +138,8 @@ def _item(entry: dict[str, Any], shard: str, lang: str) -> str:
         "composite": entry["composite"],
         "cpu": "1" if "CPU" in kernels else "0",
         "inductor": entry["inductor"],
-        "backward": "1" if entry.get("grad_fn") or any(k.startswith("Autograd") for k in kernels) else "0",
+        "backward": "1" if has_autograd_kernel(entry) else "0",
+        "observed": "1" if entry["walked"] == "observed" else "0",
         "tags": " ".join(entry["tags"]),
     }
     data = " ".join(f'data-{k}="{escape(v)}"' for k, v in attributes.items())
@@ -110,6 +156,7 @@ def _summary(found: dict[str, list[dict[str, Any]]], record: Record, lang: str) 
     every = [e for items in found.values() for e in items]
     namespaces = Counter(e["name"].split("::")[0] for e in every)
     kernels = {key: sum(key in e["kernels"] for e in every) for key in BACKEND_KEYS}
+    stages = Counter(e["registered_by"] for e in every)
     counts = text(
         lang,
         "atlas_summary",
@@ -117,10 +164,47 @@ def _summary(found: dict[str, list[dict[str, Any]]], record: Record, lang: str) 
         namespaces=len(namespaces),
         aten=number(lang, namespaces.get("aten", 0), 0),
         torch=record.provenance.get("torch", "?"),
+        stages=", ".join(text(lang, "atlas_stage", stage=s, n=number(lang, n, 0)) for s, n in stages.items()),
         cpu=number(lang, kernels["CPU"], 0),
         meta=number(lang, kernels["Meta"], 0),
     )
-    return f'<p class="atlas-summary">{escape(counts)}</p>'
+    observed = [e for e in every if e["walked"] == "observed"]
+    sampled = text(
+        lang,
+        "atlas_observed",
+        observed=number(lang, len(observed), 0),
+        walks=number(lang, sum(len(e["walks"]) for e in observed), 0),
+        inferred=number(lang, len(every) - len(observed), 0),
+    )
+    return f'<p class="atlas-summary">{escape(counts)}</p><p class="atlas-summary">{escape(sampled)}</p>'
+
+
+def _legend(found: dict[str, list[dict[str, Any]]], lang: str) -> str:
+    """Each label's definition, from upstream's, with the number of overloads it applies to here."""
+    every = [e for items in found.values() for e in items]
+    composites, treatments = Counter(e["composite"] for e in every), Counter(e["inductor"] for e in every)
+
+    def block(title: str, rows: str) -> str:
+        return f'<details class="atlas-legend"><summary>{escape(title)}</summary><dl>{rows}</dl></details>'
+
+    def row(label: str, n: int, definition: str) -> str:
+        counted = text(lang, "atlas_count", n=number(lang, n, 0))
+        return f"<dt>{escape(label)} · {escape(counted)}</dt><dd>{escape(definition)}</dd>"
+
+    kinds = "".join(
+        row(text(lang, "atlas_composite_" + k), composites[k], text(lang, "atlas_define_" + k)) for k in COMPOSITES
+    )
+    ways = "".join(
+        row(
+            text(lang, "atlas_inductor_" + k),
+            treatments[k],
+            text(lang, "atlas_explain_" + k.removesuffix("_declined"))
+            + (" " + text(lang, "atlas_explain_declined") if k.endswith("_declined") else ""),
+        )
+        for k in INDUCTOR
+        if treatments[k]
+    )
+    return block(text(lang, "atlas_legend_composite"), kinds) + block(text(lang, "atlas_legend_inductor"), ways)
 
 
 def _cuda_line(page: Page, snippet_id: str) -> str:
@@ -135,7 +219,7 @@ def _controls(lang: str) -> str:
     kinds = "".join(f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>' for k in COMPOSITES)
     checks = "".join(
         f'<label><input type="checkbox" data-filter="{k}"> {escape(text(lang, "atlas_filter_" + k))}</label>'
-        for k in ("cpu", "decomposed", "backward")
+        for k in ("cpu", "decomposed", "backward", "observed")
     )
     return (
         f'<div class="atlas-controls" hidden><label>{escape(text(lang, "atlas_search"))} '
@@ -167,12 +251,15 @@ def render(directive: Directive, page: Page) -> Rendered:
     labels = {
         k.removeprefix("atlas_js_").removeprefix("atlas_"): v
         for k, v in STRINGS[page.lang].items()
-        if k.startswith(("atlas_js_", "atlas_inductor_"))
+        if k.startswith(("atlas_js_", "atlas_inductor_", "atlas_explain_", "atlas_define_"))
     }
-    config = json.dumps({"base": page.site_root + "atlas-data/cpu/", "labels": labels}, ensure_ascii=False)
+    config = json.dumps(
+        {"base": page.site_root + "atlas-data/cpu/", "torch": record.provenance.get("torch", ""), "labels": labels},
+        ensure_ascii=False,
+    )
     html = (
         f"<div class=\"atlas\" data-atlas='{escape(config)}'>{_summary(found, record, page.lang)}"
-        f"{_cuda_line(page, snippet_id)}{_controls(page.lang)}"
+        f"{_legend(found, page.lang)}{_cuda_line(page, snippet_id)}{_controls(page.lang)}"
         f'<ul class="atlas-list">{items}</ul><div class="atlas-detail" hidden></div></div>'
         f'<script src="{page.site_root}assets/javascripts/atlas.js" defer></script>'
     )

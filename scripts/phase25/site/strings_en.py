@@ -29,54 +29,106 @@ STRINGS: dict[str, str] = {
     "snippets, the files they import, their records), then `python reproduce.py {id}`: it says what matched "
     "and shows both machines side by side.",
     "atlas_summary": "The record lists {overloads} operator overloads in {namespaces} namespaces ({aten} of "
-    "them aten), registered in torch {torch}: {cpu} have a kernel of their own under CPU, {meta} under Meta.",
-    "atlas_cuda_missing": "CUDA column: not captured on a GPU yet; it fills in when the GPU capture runs (the "
-    "GPU machine has its own torch, named then).",
+    "them aten), registered in torch {torch} once these had run: {stages}. {cpu} have a "
+    "kernel of their own under CPU, {meta} under Meta.",
+    "atlas_stage": "{stage}: {n}",
+    "atlas_observed": "{observed} overloads are reached by the first sample input of PyTorch's own test suite "
+    "(OpInfo) and were called directly: their walks ({walks}) were observed with spy kernels "
+    "and each equals what the dispatch table implies. The walks of the other {inferred} are "
+    "inferred from the table by that same rule.",
+    "atlas_cuda_missing": "CUDA column: not captured on a GPU yet; it fills in when the GPU capture runs (the GPU "
+    "machine has its own torch, named then).",
     "atlas_cuda": "CUDA column: from the CUDA record, torch {torch} on the GPU machine.",
     "atlas_search": "Find an operator (part of its name or a tag):",
     "atlas_composite": "Composite kind:",
     "atlas_any": "any",
-    "atlas_filter_cpu": "has a CPU kernel",
+    "atlas_filter_cpu": "a CPU kernel of its own",
     "atlas_filter_decomposed": "decomposed by Inductor",
-    "atlas_filter_backward": "has a backward",
+    "atlas_filter_backward": "an autograd kernel (a formula of its own)",
+    "atlas_filter_observed": "walk observed",
+    "atlas_legend_composite": "Composite kinds (the alias key the overload registered a kernel under)",
+    "atlas_legend_inductor": "What Inductor does (its own tables, and its decomposition run on the sample)",
+    "atlas_count": "{n} overloads",
     "atlas_composite_implicit": "composite (implicit)",
     "atlas_composite_explicit": "composite (explicit)",
     "atlas_composite_explicit-non-functional": "composite (explicit, non-functional)",
-    "atlas_composite_none": "kernels per backend",
-    "atlas_inductor_lowered": "Inductor lowers it",
-    "atlas_inductor_decomposed": "Inductor decomposes it first",
-    "atlas_inductor_fallback": "Inductor calls the ATen kernel",
+    "atlas_composite_none": "no composite kernel",
+    "atlas_define_implicit": "CompositeImplicitAutograd: a kernel written in other ATen operators, used for every "
+    "backend and for the autograd keys; autograd differentiates the operators it calls. A "
+    "kernel registered at a backend key or under Autograd takes precedence at that key.",
+    "atlas_define_explicit": "CompositeExplicitAutograd: one kernel every backend can use, with a derivative formula "
+    "of its own; it fills each backend key that has no kernel of its own (a backend's own "
+    "kernel takes precedence).",
+    "atlas_define_explicit-non-functional": "CompositeExplicitAutogradNonFunctional: like the explicit kind, "
+    "but the kernel calls "
+    "mutating or aliasing operators inside, so backends that need functional graphs (XLA, "
+    "Lazy) do not get it; torchgen generates it for the out-of-place form of structured "
+    "operators. A backend's own kernel takes precedence: addmm runs its own CPU kernel.",
+    "atlas_define_none": "No composite registration: each backend key has a kernel of its own, or none.",
     "atlas_inductor_composite": "decomposed before Inductor sees it",
-    "atlas_inductor_none": "no Inductor rule",
+    "atlas_inductor_decomposed": "decomposed by Inductor",
+    "atlas_inductor_lowered": "a lowering of its own",
+    "atlas_inductor_fallback": "calls the ATen kernel (explicit fallback)",
+    "atlas_inductor_implicit_fallback": "calls the ATen kernel (no rule)",
+    "atlas_inductor_lowered_declined": "decomposition declined; a lowering of its own",
+    "atlas_inductor_fallback_declined": "decomposition declined; calls the ATen kernel",
+    "atlas_inductor_implicit_fallback_declined": "decomposition declined; calls the ATen kernel (no rule)",
+    "atlas_inductor_none": "not an operator Inductor can call",
+    "atlas_explain_composite": "CompositeImplicitAutograd: the call decomposes at the autograd key while AOTAutograd "
+    "traces, so Inductor receives the operators it calls.",
+    "atlas_explain_decomposed": "In Inductor's decomposition table (select_decomp_table()): replaced by the "
+    "operators "
+    "the decomposition produces before lowering.",
+    "atlas_explain_lowered": "In Inductor's lowering table: Inductor writes its own code for it, as loops, a "
+    "template, or a call of a library kernel (extern_kernels.mm, extern_kernels.convolution).",
+    "atlas_explain_fallback": "Registered with make_fallback: Inductor calls the ATen kernel.",
+    "atlas_explain_implicit_fallback": "Neither a decomposition nor a lowering: Inductor calls the ATen "
+    "kernel (implicit "
+    "fallback).",
+    "atlas_explain_declined": "Its entry in Inductor's decomposition table returned NotImplemented on this sample "
+    "(such entries only decompose some shapes), so the operator stays.",
+    "atlas_explain_none": "Not an ATen operator Inductor can call.",
     "atlas_js_shown": "{shown} of {total} overloads shown",
     "atlas_js_schema": "Schema",
+    "atlas_js_writes": "written in place: {args}",
+    "atlas_js_aliases": "output {index} aliases {arg} (a view of it, or the same tensor)",
+    "atlas_js_family": "Other overloads of {base}",
+    "atlas_js_sources": "Where it is declared",
+    "atlas_js_native": "native_functions.yaml, line {line}",
+    "atlas_js_derivatives": "derivatives.yaml, line {line}",
+    "atlas_js_no_derivative": "no entry in derivatives.yaml",
+    "atlas_js_formula": "Derivative formula",
     "atlas_js_tags": "Tags",
-    "atlas_js_kernels": "Keys with a kernel of their own, and the file that registered it",
+    "atlas_js_registered_by": "Registered by",
+    "atlas_js_kernels": "Kernels registered at a key, and the file that registered each",
+    "atlas_js_aliases_registered": "Kernels registered under an alias key",
+    "atlas_js_hidden": "Registrations a later one hides at the same key",
+    "atlas_js_python": "Python kernels (py_impl)",
+    "atlas_js_table": "Its own rows of the dispatch table (kind, and the registration it comes from); every "
+    "other key holds the backend fallback all operators share",
     "atlas_js_none": "none",
     "atlas_js_composite": "Composite kind",
-    "atlas_js_explain_implicit": "A math kernel written in other operators fills the autograd and backend "
-    "slots: a call is decomposed at its autograd key, autograd records the operators it calls, and no backward "
-    "node of its own appears (linear in theory 01).",
-    "atlas_js_explain_explicit": "One kernel for every backend, registered under CompositeExplicitAutograd, and "
-    "a backward formula of its own.",
-    "atlas_js_explain_explicit-non-functional": "One kernel for every backend, registered under "
-    "CompositeExplicitAutogradNonFunctional: functionalization's replacement for an in-place or view operator, "
-    "with a backward formula of its own.",
-    "atlas_js_explain_none": "No composite kernel: each backend key has its own kernel (or none), as the table "
-    "above lists.",
-    "atlas_js_decomposition": "Python decomposition (torch._decomp)",
-    "atlas_js_decomposition_core": "yes, in the core-ATen set",
-    "atlas_js_decomposition_yes": "yes, outside the core-ATen set",
-    "atlas_js_decomposition_no": "no",
+    "atlas_js_decomposition": "Decompositions",
+    "atlas_js_decomp_torch._decomp": "torch._decomp has one",
+    "atlas_js_decomp_core_aten_decompositions": "in core_aten_decompositions() (used to reach core ATen)",
+    "atlas_js_decomp_inductor": "in Inductor's table",
+    "atlas_js_core": "tagged core: in the core ATen operator set",
     "atlas_js_inductor": "What Inductor does",
-    "atlas_js_grad_fn": "grad_fn a call records (on OpInfo's first sample input)",
-    "atlas_js_decomposes_to": "Operators its decomposition produces (traced on that sample)",
-    "atlas_js_not_sampled": "not called: OpInfo has no sample input for it",
-    "atlas_js_walks": "Which keys a call visits, highest first (theory 01 walks linear the same way)",
-    "atlas_js_walk_call": "on a CPU tensor (with or without requires_grad: the key set is the same)",
+    "atlas_js_how_observed": "observed: the decomposition was run on the sample",
+    "atlas_js_how_table": "from Inductor's tables",
+    "atlas_js_grad_fn": "grad_fn of a direct call (floating-point inputs requiring grad)",
+    "atlas_js_no_grad_fn": "none: the call records no node",
+    "atlas_js_call_failed": "the call failed with requires_grad inputs ({error})",
+    "atlas_js_sample": "Called on the arguments OpInfo's sample “{sample}” reached it with",
+    "atlas_js_decomposes_to": "Operators torch._decomp's decomposition produces (traced on that sample)",
+    "atlas_js_not_sampled": "not called: no OpInfo sample reaches this overload",
+    "atlas_js_walks": "Which keys' kernels run, highest first (theory 01 walks linear the same way)",
+    "atlas_js_walked_observed": "observed with a spy kernel at every key, on the sample's arguments",
+    "atlas_js_walked_inferred": "inferred from the dispatch table, for a call on a float tensor (no sample)",
+    "atlas_js_walk_call": "a call",
     "atlas_js_walk_autocast": "under torch.autocast",
     "atlas_js_walk_inference_mode": "in inference_mode",
-    "atlas_js_walk_meta": "on a meta tensor",
+    "atlas_js_walk_meta": "on meta tensors",
     "atlas_js_link": "Link to this operator",
     "atlas_js_failed": "The data of this operator could not be loaded.",
     "rank": "rank {rank}",

@@ -29,55 +29,115 @@ STRINGS: dict[str, str] = {
     "esta página, los archivos que importan y sus registros de ejecución), y ejecuta `python reproduce.py {id}`: "
     "dice qué coincidió y muestra las dos máquinas lado a lado.",
     "atlas_summary": "El registro de ejecución enumera {overloads} sobrecargas de operadores en {namespaces} "
-    "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch}: {cpu} tienen un kernel propio "
-    "bajo CPU, {meta} bajo Meta.",
-    "atlas_cuda_missing": "Columna CUDA: aún no capturada en una GPU; se rellena cuando se ejecute la captura "
-    "en la GPU (la máquina con GPU tiene su propio torch, que se indicará entonces).",
+    "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch} tras "
+    "ejecutarse: {stages}. {cpu} tienen un kernel propio bajo CPU, {meta} bajo Meta.",
+    "atlas_stage": "{stage}: {n}",
+    "atlas_observed": "A {observed} sobrecargas llega la primera entrada de ejemplo de la batería de pruebas "
+    "de PyTorch (OpInfo), y se llamaron directamente: sus recorridos ({walks}) se observaron "
+    "con kernels espía y cada uno coincide con lo que implica la tabla de despacho. Los "
+    "recorridos de las otras {inferred} se infieren de la tabla con esa misma regla.",
+    "atlas_cuda_missing": "Columna CUDA: aún no capturada en una GPU; se rellena cuando se ejecute la captura en "
+    "la GPU (la máquina con GPU tiene su propio torch, que se indicará entonces).",
     "atlas_cuda": "Columna CUDA: del registro de ejecución de CUDA, torch {torch} en la máquina con GPU.",
     "atlas_search": "Busca un operador (parte de su nombre o una etiqueta):",
     "atlas_composite": "Tipo de composición:",
     "atlas_any": "cualquiera",
-    "atlas_filter_cpu": "tiene kernel de CPU",
+    "atlas_filter_cpu": "kernel de CPU propio",
     "atlas_filter_decomposed": "Inductor lo descompone",
-    "atlas_filter_backward": "tiene backward",
+    "atlas_filter_backward": "kernel de autograd (fórmula propia)",
+    "atlas_filter_observed": "recorrido observado",
+    "atlas_legend_composite": "Tipos de composición (la clave alias bajo la que la sobrecarga registró un kernel)",
+    "atlas_legend_inductor": "Qué hace Inductor (sus propias tablas, y su descomposición ejecutada con la entrada de "
+    "ejemplo)",
+    "atlas_count": "{n} sobrecargas",
     "atlas_composite_implicit": "compuesto (implícito)",
     "atlas_composite_explicit": "compuesto (explícito)",
     "atlas_composite_explicit-non-functional": "compuesto (explícito, no funcional)",
-    "atlas_composite_none": "kernels por backend",
-    "atlas_inductor_lowered": "Inductor hace el lowering del operador",
-    "atlas_inductor_decomposed": "Inductor lo descompone primero",
-    "atlas_inductor_fallback": "Inductor llama al kernel de ATen",
+    "atlas_composite_none": "sin kernel compuesto",
+    "atlas_define_implicit": "CompositeImplicitAutograd: un kernel escrito con otros operadores de ATen, que se usa "
+    "para todos los backends y para las claves de autograd; autograd deriva los operadores a "
+    "los que llama. Un kernel registrado en una clave de backend o bajo Autograd tiene "
+    "prioridad en esa clave.",
+    "atlas_define_explicit": "CompositeExplicitAutograd: un solo kernel que sirve a todos los backends, con "
+    "su propia "
+    "fórmula de derivada; ocupa cada clave de backend que no tiene kernel propio (el kernel "
+    "propio de un backend tiene prioridad).",
+    "atlas_define_explicit-non-functional": "CompositeExplicitAutogradNonFunctional: como el explícito, pero "
+    "el kernel llama por "
+    "dentro a operadores que mutan o crean alias, así que los backends que necesitan grafos "
+    "funcionales (XLA, Lazy) no lo reciben; torchgen lo genera para la forma no in situ de "
+    "los operadores estructurados. El kernel propio de un backend tiene prioridad: addmm "
+    "ejecuta su propio kernel de CPU.",
+    "atlas_define_none": "Sin registro compuesto: cada clave de backend tiene un kernel propio, o ninguno.",
     "atlas_inductor_composite": "se descompone antes de llegar a Inductor",
-    "atlas_inductor_none": "sin regla en Inductor",
+    "atlas_inductor_decomposed": "Inductor lo descompone",
+    "atlas_inductor_lowered": "tiene un lowering propio",
+    "atlas_inductor_fallback": "llama al kernel de ATen (fallback explícito)",
+    "atlas_inductor_implicit_fallback": "llama al kernel de ATen (sin regla)",
+    "atlas_inductor_lowered_declined": "la descomposición declina; tiene un lowering propio",
+    "atlas_inductor_fallback_declined": "la descomposición declina; llama al kernel de ATen",
+    "atlas_inductor_implicit_fallback_declined": "la descomposición declina; llama al kernel de ATen (sin regla)",
+    "atlas_inductor_none": "no es un operador al que Inductor pueda llamar",
+    "atlas_explain_composite": "CompositeImplicitAutograd: la llamada se descompone en la clave de autograd mientras "
+    "AOTAutograd traza, así que Inductor recibe los operadores a los que llama.",
+    "atlas_explain_decomposed": "En la tabla de descomposiciones de Inductor (select_decomp_table()): se "
+    "sustituye por "
+    "los operadores que produce la descomposición antes del lowering.",
+    "atlas_explain_lowered": "En la tabla de lowerings de Inductor: Inductor escribe su propio código para él, como "
+    "bucles, una plantilla o una llamada a un kernel de biblioteca (extern_kernels.mm, "
+    "extern_kernels.convolution).",
+    "atlas_explain_fallback": "Registrado con make_fallback: Inductor llama al kernel de ATen.",
+    "atlas_explain_implicit_fallback": "Ni descomposición ni lowering: Inductor llama al kernel de ATen "
+    "(fallback implícito).",
+    "atlas_explain_declined": "Su entrada en la tabla de descomposiciones de Inductor devolvió NotImplemented "
+    "con esta "
+    "entrada de ejemplo (esas entradas solo descomponen algunas formas), así que el operador "
+    "se queda.",
+    "atlas_explain_none": "No es un operador de ATen al que Inductor pueda llamar.",
     "atlas_js_shown": "sobrecargas mostradas: {shown} de {total}",
     "atlas_js_schema": "Esquema",
+    "atlas_js_writes": "se escribe in situ: {args}",
+    "atlas_js_aliases": "la salida {index} es alias de {arg} (una vista suya, o el mismo tensor)",
+    "atlas_js_family": "Otras sobrecargas de {base}",
+    "atlas_js_sources": "Dónde se declara",
+    "atlas_js_native": "native_functions.yaml, línea {line}",
+    "atlas_js_derivatives": "derivatives.yaml, línea {line}",
+    "atlas_js_no_derivative": "sin entrada en derivatives.yaml",
+    "atlas_js_formula": "Fórmula de la derivada",
     "atlas_js_tags": "Etiquetas",
-    "atlas_js_kernels": "Claves con un kernel propio, y el archivo que lo registró",
-    "atlas_js_none": "ninguna",
+    "atlas_js_registered_by": "Lo registra",
+    "atlas_js_kernels": "Kernels registrados en una clave, y el archivo que registró cada uno",
+    "atlas_js_aliases_registered": "Kernels registrados bajo una clave alias",
+    "atlas_js_hidden": "Registros que otro posterior oculta en la misma clave",
+    "atlas_js_python": "Kernels de Python (py_impl)",
+    "atlas_js_table": "Sus propias filas de la tabla de despacho (tipo, y el registro del que vienen); las "
+    "demás claves tienen el fallback de backend que comparten todos los operadores",
+    "atlas_js_none": "ninguno",
     "atlas_js_composite": "Tipo de composición",
-    "atlas_js_explain_implicit": "Un kernel matemático escrito con otros operadores ocupa las entradas de "
-    "autograd y de backend: la llamada se descompone en su clave de autograd, autograd graba los operadores a los "
-    "que llama y no aparece un nodo de backward propio (linear, en la teoría 01).",
-    "atlas_js_explain_explicit": "Un solo kernel para todos los backends, registrado bajo "
-    "CompositeExplicitAutograd, con su propia fórmula de backward.",
-    "atlas_js_explain_explicit-non-functional": "Un solo kernel para todos los backends, registrado bajo "
-    "CompositeExplicitAutogradNonFunctional: lo que la funcionalización pone en lugar de un operador in situ o de "
-    "vista, con su propia fórmula de backward.",
-    "atlas_js_explain_none": "Sin kernel compuesto: cada clave de backend tiene su propio kernel (o ninguno), "
-    "como enumera la tabla de arriba.",
-    "atlas_js_decomposition": "Descomposición en Python (torch._decomp)",
-    "atlas_js_decomposition_core": "sí, en el conjunto core-ATen",
-    "atlas_js_decomposition_yes": "sí, fuera del conjunto core-ATen",
-    "atlas_js_decomposition_no": "no",
+    "atlas_js_decomposition": "Descomposiciones",
+    "atlas_js_decomp_torch._decomp": "torch._decomp tiene una",
+    "atlas_js_decomp_core_aten_decompositions": "en core_aten_decompositions() (para llegar a core ATen)",
+    "atlas_js_decomp_inductor": "en la tabla de Inductor",
+    "atlas_js_core": "etiqueta core: en el conjunto de operadores core de ATen",
     "atlas_js_inductor": "Qué hace Inductor",
-    "atlas_js_grad_fn": "grad_fn que se graba en una llamada (con la primera entrada de ejemplo de OpInfo)",
-    "atlas_js_decomposes_to": "Operadores que produce su descomposición (trazada con esa entrada)",
-    "atlas_js_not_sampled": "no se llamó: OpInfo no tiene entrada de ejemplo para él",
-    "atlas_js_walks": "Qué claves visita una llamada, de la más alta a la más baja (la teoría 01 recorre linear igual)",
-    "atlas_js_walk_call": "con un tensor de CPU (con o sin requires_grad: el conjunto de claves es el mismo)",
+    "atlas_js_how_observed": "observado: la descomposición se ejecutó con la entrada de ejemplo",
+    "atlas_js_how_table": "según las tablas de Inductor",
+    "atlas_js_grad_fn": "grad_fn de una llamada directa (entradas de coma flotante con requires_grad)",
+    "atlas_js_no_grad_fn": "ninguno: la llamada no graba ningún nodo",
+    "atlas_js_call_failed": "la llamada falló con entradas con requires_grad ({error})",
+    "atlas_js_sample": "Llamada con los argumentos con los que le llegó la entrada de ejemplo de OpInfo «{sample}»",
+    "atlas_js_decomposes_to": "Operadores que produce la descomposición de torch._decomp (trazada con esa entrada)",
+    "atlas_js_not_sampled": "no se llamó: ninguna entrada de ejemplo de OpInfo llega a esta sobrecarga",
+    "atlas_js_walks": "Qué claves ejecutan su kernel, de la más alta a la más baja (la teoría 01 recorre linear igual)",
+    "atlas_js_walked_observed": "observado con un kernel espía en cada clave, con los argumentos de la "
+    "entrada de ejemplo",
+    "atlas_js_walked_inferred": "inferido de la tabla de despacho, para una llamada con un tensor float (sin "
+    "entrada de "
+    "ejemplo)",
+    "atlas_js_walk_call": "una llamada",
     "atlas_js_walk_autocast": "bajo torch.autocast",
     "atlas_js_walk_inference_mode": "en inference_mode",
-    "atlas_js_walk_meta": "con un tensor meta",
+    "atlas_js_walk_meta": "con tensores meta",
     "atlas_js_link": "Enlace a este operador",
     "atlas_js_failed": "No se pudieron cargar los datos de este operador.",
     "rank": "rank {rank}",
