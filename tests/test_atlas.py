@@ -12,6 +12,7 @@ from phase25.site import atlas
 from phase25.site.assemble import render_markdown
 from phase25.site.highlight import Highlighter
 from phase25.site.page import Page
+from phase25.site.strings import STRINGS
 
 
 def overload(name, **extra):
@@ -20,12 +21,15 @@ def overload(name, **extra):
         "schema": f"{name}(Tensor self) -> Tensor",
         "tags": ["core"],
         "kernels": {"CPU": "x.cpp"},
-        "aliases": [],
+        "aliases": {},
+        "table": {"CPU": ["kernel", "CPU"]},
         "composite": "none",
-        "decomposition": "no",
+        "decomposition": [],
         "inductor": "lowered",
-        "grad_fn": None,
-        "walks": {"call": ["AutogradCPU:autograd kernel", "CPU:kernel"]},
+        "inductor_how": "table",
+        "walks": {"call": ["AutogradCPU", "CPU"]},
+        "walked": "inferred",
+        "registered_by": "import torch",
     }
     return {**entry, **extra}
 
@@ -46,7 +50,14 @@ def with_an_atlas(toy):
     record = records.load(toy.layout, "atlas/operators", "cpu")
     record.artifacts = {
         "atlas/aten-a.jsonl": lines(
-            overload("aten::abs", grad_fn="AbsBackward0"), overload("aten::addmm", composite="explicit-non-functional")
+            overload(
+                "aten::abs",
+                grad_fn="AbsBackward0",
+                sample="abs",
+                walked="observed",
+                table={"AutogradCPU": ["autograd kernel", "Autograd"], "CPU": ["kernel", "CPU"]},
+            ),
+            overload("aten::addmm", composite="explicit-non-functional"),
         ),
         "atlas/prims.jsonl": lines(overload("prims::sin", kernels={}, inductor="decomposed")),
     }
@@ -64,7 +75,8 @@ def test_every_overload_is_listed_with_the_data_its_filters_read(atlas_project):
     assert problems == []
     assert html.count("<li ") == 3 and '<button type="button" class="atlas-op" aria-expanded="false">aten::abs' in html
     assert 'data-shard="prims" data-composite="none" data-cpu="0" data-inductor="decomposed"' in html
-    assert 'data-backward="1"' in html  # AbsBackward0
+    assert html.count('data-backward="1"') == 1  # abs: an autograd kernel in its table, the others none
+    assert html.count('data-observed="1"') == 1
     assert "3 operator overloads in 2 namespaces (2 of them aten)" in html
     assert "CUDA column: not captured on a GPU yet" in html and "assets/javascripts/atlas.js" in html
     assert 'class="atlas-facts" data-search-exclude' in html  # names only reach the search index
@@ -109,14 +121,80 @@ def test_an_upgrade_names_what_it_changes_in_the_atlas():
     assert atlas_drift.changes({"artifacts": {}}, b) is None
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"walked": "observed"}, "names no sample"),
+        ({"walks": {"sideways": ["CPU"]}}, "'walks' cannot be"),
+        ({"walks": {"call": "CPU"}}, "'walks' cannot be"),
+        ({"table": {"CPU": ["kernel"]}}, "'table' cannot be"),
+        ({"inductor": "decomposes it first"}, "'inductor' cannot be"),
+        ({"grad_fn": 3}, "'grad_fn' cannot be"),
+        ({"walked": "guessed"}, "'walked' cannot be"),
+    ],
+)
+def test_an_entry_that_claims_what_it_cannot_back_is_refused(change, message):
+    record = type("R", (), {"artifacts": {"atlas/x.jsonl": lines(overload("aten::abs", **change))}})()
+    with pytest.raises(atlas.Refused, match=message):
+        atlas.entries(record)
+
+
+def test_every_label_is_defined_in_both_languages_and_counted(atlas_project):
+    for lang in ("en", "es"):
+        html, _ = render_markdown("::: atlas atlas/operators\n", page(atlas_project, lang))
+        assert html.count('<details class="atlas-legend">') == 2
+        for kind in atlas.COMPOSITES + atlas.INDUCTOR:
+            key = ("atlas_composite_" if kind in atlas.COMPOSITES else "atlas_inductor_") + kind
+            assert key in STRINGS[lang]
+    html, _ = render_markdown("::: atlas atlas/operators\n", page(atlas_project))
+    assert "composite (explicit, non-functional) · 1 overloads" in html and "no composite kernel · 2 overloads" in html
+
+
 def test_the_real_atlas_lists_every_registered_operator_from_its_record():
     standing = Catalog(DEFAULT_LAYOUT).standing("atlas/operators", "cpu")
     found = atlas.entries(standing.record)
     every = [e for items in found.values() for e in items]
     assert len(every) > 3000 and len({e["name"] for e in every}) == len(every)
-    addmm = next(e for e in every if e["name"] == "aten::addmm")
+    by_name = {e["name"]: e for e in every}
+    addmm, linear = by_name["aten::addmm"], by_name["aten::linear"]
     assert addmm["grad_fn"] == "AddmmBackward0" and "CPU" in addmm["kernels"]
-    assert addmm["walks"]["call"][0] == "AutogradCPU:autograd kernel" and addmm["walks"]["call"][-1] == "CPU:kernel"
-    linear = next(e for e in every if e["name"] == "aten::linear")
-    assert linear["composite"] == "implicit" and linear["walks"]["call"] == ["AutogradCPU:math kernel"]
+    assert addmm["walks"]["call"] == ["AutogradCPU", "CPU"] and addmm["walked"] == "observed"
+    # addmm's own CPU kernel takes precedence over its CompositeExplicitAutogradNonFunctional one
+    assert addmm["table"]["CPU"] == ["kernel", "CPU"] and "CompositeExplicitAutogradNonFunctional" in addmm["aliases"]
+    assert linear["composite"] == "implicit" and linear["walks"]["call"] == ["AutogradCPU"]
+    assert linear["table"]["AutogradCPU"] == ["math kernel", "CompositeImplicitAutograd"]
     assert all(len(content.encode()) <= 512 * 1024 for content in standing.record.artifacts.values())
+
+
+def test_the_real_atlas_derives_nothing_the_tables_contradict():
+    """The rows of the wrong-derivation table the atlas was reviewed against, each as a property of the record."""
+    standing = Catalog(DEFAULT_LAYOUT).standing("atlas/operators", "cpu")
+    every = {e["name"]: e for items in atlas.entries(standing.record).values() for e in items}
+    for name, entry in every.items():
+        for context, path in entry["walks"].items():
+            # a walk lists only keys whose kernel runs: a fallthrough key never, BackendSelect never last
+            assert all(entry["table"].get(k, ["shared", ""])[0] != "fallthrough" for k in path), (name, context)
+            assert path[-1] != "BackendSelect", (name, context)
+            for key in ("ADInplaceOrView", "BackendSelect", "AutocastCPU"):
+                assert key not in path or key in entry["table"], (name, context, key)
+        if entry["schema"] and "Tensor" not in entry["schema"].split("->")[0]:
+            assert not any(k.startswith("Autograd") for k in entry["walks"].get("call", [])), name
+    # has a backward: every overload whose autograd key holds an autograd kernel (mul.Tensor among them)
+    assert sum(atlas.has_autograd_kernel(e) for e in every.values()) > 2000
+    assert atlas.has_autograd_kernel(every["aten::mul.Tensor"])
+    # the core tag alone says core: 193 tagged, far fewer than the overloads that decompose into core ATen
+    tagged = sum("core" in e["tags"] for e in every.values())
+    assert tagged < sum("core_aten_decompositions" in e["decomposition"] for e in every.values())
+    # Inductor: a decomposition that applies to some shapes only is judged on the sample, never from the table
+    for name in ("aten::addmm", "aten::mm", "aten::bmm", "aten::cat"):
+        assert every[name]["inductor_how"] == "observed", name
+    assert every["aten::addmm"]["inductor"] == "lowered_declined"
+    assert every["aten::convolution"]["inductor"] == "lowered"
+    # grad_fn belongs to the overload called: clamp_min and clamp_max are not swapped
+    assert every["aten::clamp_min"].get("grad_fn") in (None, "ClampMinBackward0")
+    assert every["aten::clamp_max"].get("grad_fn") in (None, "ClampMaxBackward0")
+    # decompositions name aten or prims overloads only
+    assert all(op.startswith(("aten::", "prims::")) for e in every.values() for op in e.get("decomposes_to") or [])
+    # the sampled overloads include those the review found called but listed as not called
+    for name in ("aten::add.Tensor", "aten::mul.Tensor", "aten::_softmax", "aten::embedding", "aten::convolution"):
+        assert every[name]["walked"] == "observed", name
