@@ -28,7 +28,8 @@ compiled = torch.compile(step)
 print(f"loss {compiled(x, target).item():.4f} | W.grad {tuple(W.grad.shape)} | b.grad {tuple(b.grad.shape)}")
 print("(AOTAutograd's forward and backward graphs are on stderr)")
 
-# Dynamo cannot put loss.backward() in a graph: it breaks the graph there and lets Python call it.
+# By default (trace_autograd_ops off), Dynamo does not put loss.backward() in a graph: it breaks the graph
+# there and lets Python call it.
 (reason,) = counters["graph_break"]
 print(f"graph break: {reason.splitlines()[0]} -- {reason.splitlines()[1].strip()}")
 
