@@ -7,6 +7,8 @@ import logging
 import re
 
 import torch
+import torch._functorch.config as functorch_config
+import torch._inductor.config as inductor_config
 import torch.nn.functional as F
 from minigpt import lm_head
 from torch._inductor.utils import run_and_get_code
@@ -86,3 +88,20 @@ for name, code in (("forward", forward), ("backward", backward)):
     elements = sum(torch.Size(size).numel() for size in sizes)
     reused = sum("# reuse" in line for line in body)
     print(f"    {len(sizes)} buffers allocated ({elements} elements), {reused} reused in place of a dead one")
+
+# The backward's "buf1 = addmm" needs AOTAutograd to donate addmm. The same step, compiled again
+# without donated buffers (and without the caches, which would hand back the code above):
+torch._dynamo.reset()
+with functorch_config.patch(donated_buffer=False, enable_autograd_cache=False), \
+        inductor_config.patch(fx_graph_cache=False):
+    loss, _ = run_and_get_code(torch.compile(loss_fn), x, target)
+    _, (backward,) = run_and_get_code(loss.backward)
+body = backward[backward.index("def call("):backward.index("runner = ")].rstrip().splitlines()
+print("\n=== backward: call() with donated_buffer=False, its lines on buf1 and addmm")
+for number, line in enumerate(body, start=1):
+    if re.search(r"\bbuf1 = |\baddmm\b", line) and "assert_size_stride" not in line:
+        shown = re.sub(r"cpp_fused_\w+", lambda m: short(m.group()), line.strip())
+        print(f"{number:3d} | {shown}")
+sizes = [eval(shape) for shape in re.findall(r"empty_strided_cpu\((\([^)]*\)), ", "\n".join(body))]
+print(f"    {len(sizes)} buffers allocated ({sum(torch.Size(size).numel() for size in sizes)} elements), "
+      f"{sum('# reuse' in line for line in body)} reused in place of a dead one")
