@@ -156,7 +156,7 @@ def test_two_owners_of_one_name_are_refused_with_both_named_and_nothing_written(
 
 
 def _build(toy, docs: Path, standings: dict, mkdocs_files: dict[str, str]) -> adapter.Build:
-    catalog = SimpleNamespace(snippets={}, standings=standings) if standings else toy.catalog()
+    catalog = SimpleNamespace(snippets={}, standings=standings, layout=toy.layout) if standings else toy.catalog()
     config = SimpleNamespace(docs_dir=str(docs))
     return adapter.Build(config, catalog, Highlighter(), mkdocs_files=mkdocs_files)  # type: ignore[arg-type]
 
@@ -174,7 +174,9 @@ def test_a_docs_asset_named_like_a_reproduction_kit_is_refused_naming_both(toy, 
 
 
 def _record(snippet: str, **fields) -> SimpleNamespace:
-    record = SimpleNamespace(snippet=snippet, device="cpu", published={}, artifacts={}, status="ok", **fields)
+    record = SimpleNamespace(
+        snippet=snippet, device="cpu", published={}, artifacts={}, status="ok", provenance={}, **fields
+    )
     return SimpleNamespace(state="current", usable=True, record=record)
 
 

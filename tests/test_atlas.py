@@ -198,3 +198,38 @@ def test_the_real_atlas_derives_nothing_the_tables_contradict():
     # the sampled overloads include those the review found called but listed as not called
     for name in ("aten::add.Tensor", "aten::mul.Tensor", "aten::_softmax", "aten::embedding", "aten::convolution"):
         assert every[name]["walked"] == "observed", name
+
+
+def test_each_entry_says_what_it_registers_differently_since_the_last_upgrade(atlas_project):
+    record = records.load(atlas_project.layout, "atlas/operators", "cpu")
+    torch = record.provenance["torch"] = "2.13.0"  # the torch the test page is built with
+    records.save(atlas_project.layout, record)
+    old = lines(
+        overload("aten::abs", kernels={"CPU": "x.cpp", "Meta": "m.py"}, tags=[]),
+        overload("aten::addmm"),  # a CPU-only build: the CUDA kernel added below is no release change
+        overload("aten::gone"),
+    )
+    report = {
+        "a": {"torch": "1.0.0", "build": "1.0.0+cpu"},
+        "b": {"torch": torch},
+        "device": "cpu",
+        "entries": [
+            {"snippet": "atlas/operators", "device": "cpu", "output": {"a": {"artifacts": {"atlas/x.jsonl": old}}}}
+        ],
+    }
+    folder = atlas_project.layout.root / "reports" / "drift"
+    folder.mkdir(parents=True)
+    (folder / f"torch-1.0.0-to-{torch}.json").write_text(json.dumps(report))
+    record.artifacts["atlas/aten-a.jsonl"] = record.artifacts["atlas/aten-a.jsonl"].replace(
+        '"kernels": {"CPU": "x.cpp"}, "name": "aten::addmm"',
+        '"kernels": {"CPU": "x.cpp", "CUDA": "y.cu"}, "name": "aten::addmm"',
+    )
+    before, changes, removed = atlas.since(atlas_project.layout.root, record)
+    assert before == "1.0.0+cpu" and removed == ["aten::gone"]
+    assert changes == {"aten::abs": {"kernels_lost": ["Meta"], "tags": []}, "prims::sin": {"added": True}}
+    published = json.loads(atlas.data_files(record, atlas_project.layout.root)["atlas-data/cpu/aten-a.json"])
+    assert published["aten::abs"]["since"] == {"torch": "1.0.0+cpu", "kernels_lost": ["Meta"], "tags": []}
+    assert "since" not in published["aten::addmm"]
+    html, _ = render_markdown("::: atlas atlas/operators\n", page(atlas_project))
+    assert html.count('data-changed="1"') == 2 and "changed since 1.0.0+cpu" in html
+    assert "1 overloads added, 1 removed (aten::gone), 1 register other kernels" in html

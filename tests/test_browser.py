@@ -16,6 +16,7 @@ import http.server
 import io
 import json
 import queue
+import re
 import shutil
 import threading
 import time
@@ -509,6 +510,41 @@ def test_the_emulated_h200_output_is_visible_and_says_it_never_ran(page, served,
     shown = panel.inner_text()
     assert "triton_per_fused__softmax" in shown and generated in shown
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+ATLAS_WORDS = {
+    "en": ("reference/dispatcher-atlas/", "observed with a spy kernel", "an autograd kernel"),
+    "es": ("es/reference/dispatcher-atlas/", "observado con un kernel espía", "kernel de autograd"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("width", [1400, 390])
+def test_the_atlas_finds_an_operator_and_opens_its_call_path_at_both_widths(browser, served, lang, width):
+    base, _ = served
+    path, observed, backward = ATLAS_WORDS[lang]
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{base}/{path}")
+    page.fill(".atlas-search", "addmm")
+    addmm = page.locator(".atlas-list > li:not([hidden])", has=page.locator('.atlas-op:text-is("aten::addmm")'))
+    addmm.locator(".atlas-op").click()
+    entry = addmm.locator(".atlas-entry")
+    entry.wait_for()
+    shown = entry.inner_text()
+    assert "AddmmBackward0" in shown and "CompositeExplicitAutogradNonFunctional" in shown and observed in shown
+    assert "AutogradCPU (autograd kernel) → CPU (kernel)" in shown  # the path, with the kernel at each step
+    link = entry.locator('a[href*="native_functions.yaml#L"]')
+    assert link.count() == 1 and "/blob/v2.15.0/" in link.get_attribute("href")
+    page.fill(".atlas-search", "")
+    page.get_by_label(backward).check()
+    shown_count = page.locator(".atlas-count").inner_text()
+    assert int(re.search(r"\d+", shown_count).group()) > 2000, shown_count  # the first number: those shown
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+    search = page.locator(".atlas-search")
+    colours = search.evaluate("e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]")
+    assert colours[0] != colours[1], "the filter box's text has the colour of its background"
+    context.close()
 
 
 def switch_to(page, lang: str) -> None:

@@ -26,7 +26,8 @@
         && (!checks.includes("cpu") || item.dataset.cpu === "1")
         && (!checks.includes("decomposed") || item.dataset.inductor === "decomposed")
         && (!checks.includes("backward") || item.dataset.backward === "1")
-        && (!checks.includes("observed") || item.dataset.observed === "1");
+        && (!checks.includes("observed") || item.dataset.observed === "1")
+        && (!checks.includes("changed") || item.dataset.changed === "1");
       item.hidden = !visible;
       shown += visible ? 1 : 0;
     }
@@ -152,6 +153,15 @@
       row(list, label("grad_fn"), label("not_sampled"));
     }
     if (entry.decomposes_to) row(list, label("decomposes_to"), code(entry.decomposes_to.join(", ")));
+    if (entry.since) {
+      const said = [];
+      if (entry.since.added) said.push(label("since_added"));
+      if (entry.since.kernels_gained) said.push(label("since_kernels_gained", { keys: entry.since.kernels_gained.join(", ") }));
+      if (entry.since.kernels_lost) said.push(label("since_kernels_lost", { keys: entry.since.kernels_lost.join(", ") }));
+      if (entry.since.schema) said.push(label("since_schema", { schema: entry.since.schema }));
+      if (entry.since.tags) said.push(label("since_tags", { tags: entry.since.tags.join(", ") || label("none") }));
+      row(list, label("since", { torch: entry.since.torch }), lines(said));
+    }
     const walks = [label(`walked_${entry.walked}`)];
     for (const [start, path] of Object.entries(entry.walks)) {
       const li = element("span", `${label(`walk_${start}`)}: `);

@@ -9,6 +9,8 @@ added or removed, another treatment by Inductor, another ``grad_fn``.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 FIELDS = ("composite", "decomposition", "inductor", "grad_fn")
@@ -58,3 +60,53 @@ def changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any
             if old.get(field) != new.get(field):
                 found[field][name] = [old.get(field), new.get(field)]
     return found
+
+
+def previous(reports: Path, torch: str) -> tuple[str, dict[str, dict[str, Any]] | None]:
+    """(torch build, overloads) of the atlas before the last upgrade: the drift report that ends at ``torch``
+    embeds the atlas's output on both sides. ("", None) when there is none."""
+    if not reports.is_dir():
+        return "", None
+    return _previous(reports, torch, reports.stat().st_mtime)
+
+
+@lru_cache(maxsize=4)
+def _previous(reports: Path, torch: str, stamp: float) -> tuple[str, dict[str, dict[str, Any]] | None]:
+    """``stamp`` is the folder's modification time, so a new report is read again."""
+    for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        for item in report.get("entries", []):
+            if item.get("snippet") == "atlas/operators" and item.get("device") == report.get("device"):
+                before = overloads((item.get("output") or {}).get("a"))
+                if before is not None:
+                    return report["a"].get("build", report["a"]["torch"]), before
+    return "", None
+
+
+def registry_changes(
+    before: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]], cpu_only: bool
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """What each overload registers differently now: added, kernels gained or lost, another schema (the old one)
+    or other tags (the old ones). Only what two releases register is compared, never what an atlas derived,
+    which another version of the snippet may derive otherwise; against a CPU-only build (``cpu_only``), a kernel
+    under a CUDA key is no release's change. Returns (name -> change, the names ``now`` lacks)."""
+    changes: dict[str, dict[str, Any]] = {}
+    for name, entry in now.items():
+        old = before.get(name)
+        if old is None:
+            changes[name] = {"added": True}
+            continue
+        change: dict[str, Any] = {}
+        gained = sorted(k for k in set(entry["kernels"]) - set(old["kernels"]) if not (cpu_only and "CUDA" in k))
+        lost = sorted(set(old["kernels"]) - set(entry["kernels"]))
+        if gained:
+            change["kernels_gained"] = gained
+        if lost:
+            change["kernels_lost"] = lost
+        if old.get("schema") and entry.get("schema") and old["schema"] != entry["schema"]:
+            change["schema"] = old["schema"]
+        if sorted(old.get("tags", [])) != sorted(entry.get("tags", [])):
+            change["tags"] = sorted(old.get("tags", []))
+        if change:
+            changes[name] = change
+    return changes, sorted(set(before) - set(now))

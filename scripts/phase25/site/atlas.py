@@ -12,31 +12,20 @@ the record, and the record is the atlas's only source.
 from __future__ import annotations
 
 import json
-from collections import Counter
+from pathlib import Path
 from typing import Any
 
+from ..core import atlas_drift, drift
 from ..core.records import Record
+from .atlas_text import COMPOSITES, INDUCTOR, legend, since_line, summary
 from .directives import Directive
 from .markup import admonition, escape
 from .page import Page, Problem, Rendered
-from .strings import STRINGS, number, text
+from .strings import STRINGS, text
 
 DATA = "atlas/"  # the artifacts of the atlas snippet: atlas/<shard>.jsonl
-BACKEND_KEYS = ("CPU", "CUDA", "Meta")
 
 
-COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")
-INDUCTOR = (
-    "composite",
-    "decomposed",
-    "lowered",
-    "fallback",
-    "implicit_fallback",
-    "lowered_declined",
-    "fallback_declined",
-    "implicit_fallback_declined",
-    "none",
-)
 CONTEXTS = ("call", "autocast", "inference_mode", "meta")
 
 
@@ -112,15 +101,37 @@ def _checked(line: str, where: str) -> dict[str, Any]:
     return entry
 
 
+def since(root: Path, record: Record) -> tuple[str, dict[str, dict[str, Any]], list[str]]:
+    """Per overload, what it registers differently from the torch of the last upgrade (see
+    :func:`atlas_drift.registry_changes`): (that torch build, name -> change, the names it no longer has)."""
+    torch = record.provenance.get("torch", "")
+    reports = root / drift.REPORTS
+    before_torch, before = atlas_drift.previous(reports, torch) if torch else ("", None)
+    if before is None:
+        return "", {}, []
+    now = {e["name"]: e for items in entries(record).values() for e in items}
+    changes, removed = atlas_drift.registry_changes(before, now, cpu_only=before_torch.endswith("+cpu"))
+    return before_torch, changes, removed
+
+
 def data_url(record: Record, shard: str) -> str:
     """Where the site publishes one shard of the atlas, for the detail view to fetch."""
     return f"atlas-data/{record.device}/{shard}.json"
 
 
-def data_files(record: Record) -> dict[str, str]:
-    """The published data of the atlas: each shard as one JSON object, name -> overload."""
+def data_files(record: Record, root: Path | None = None) -> dict[str, str]:
+    """The published data of the atlas: each shard as one JSON object, name -> overload; with ``root``, each
+    overload carries what changed since the torch of the last upgrade (``since``)."""
+    before, changes, _ = since(root, record) if root is not None else ("", {}, [])
+
+    def published(entry: dict[str, Any]) -> dict[str, Any]:
+        change = changes.get(entry["name"])
+        return {**entry, "since": {"torch": before, **change}} if change is not None else entry
+
     return {
-        data_url(record, shard): json.dumps({e["name"]: e for e in items}, ensure_ascii=False, sort_keys=True)
+        data_url(record, shard): json.dumps(
+            {e["name"]: published(e) for e in items}, ensure_ascii=False, sort_keys=True
+        )
         for shard, items in entries(record).items()
     }
 
@@ -131,7 +142,7 @@ def has_autograd_kernel(entry: dict[str, Any]) -> bool:
     return entry["table"].get("AutogradCPU", ["", ""])[0] in ("autograd kernel", "kernel")
 
 
-def _item(entry: dict[str, Any], shard: str, lang: str) -> str:
+def _item(entry: dict[str, Any], shard: str, lang: str, changed: bool = False) -> str:
     name, kernels = entry["name"], entry["kernels"]
     attributes = {
         "shard": shard,
@@ -140,6 +151,7 @@ def _item(entry: dict[str, Any], shard: str, lang: str) -> str:
         "inductor": entry["inductor"],
         "backward": "1" if has_autograd_kernel(entry) else "0",
         "observed": "1" if entry["walked"] == "observed" else "0",
+        "changed": "1" if changed else "0",
         "tags": " ".join(entry["tags"]),
     }
     data = " ".join(f'data-{k}="{escape(v)}"' for k, v in attributes.items())
@@ -152,61 +164,6 @@ def _item(entry: dict[str, Any], shard: str, lang: str) -> str:
     )
 
 
-def _summary(found: dict[str, list[dict[str, Any]]], record: Record, lang: str) -> str:
-    every = [e for items in found.values() for e in items]
-    namespaces = Counter(e["name"].split("::")[0] for e in every)
-    kernels = {key: sum(key in e["kernels"] for e in every) for key in BACKEND_KEYS}
-    stages = Counter(e["registered_by"] for e in every)
-    counts = text(
-        lang,
-        "atlas_summary",
-        overloads=number(lang, len(every), 0),
-        namespaces=len(namespaces),
-        aten=number(lang, namespaces.get("aten", 0), 0),
-        torch=record.provenance.get("torch", "?"),
-        stages=", ".join(text(lang, "atlas_stage", stage=s, n=number(lang, n, 0)) for s, n in stages.items()),
-        cpu=number(lang, kernels["CPU"], 0),
-        meta=number(lang, kernels["Meta"], 0),
-    )
-    observed = [e for e in every if e["walked"] == "observed"]
-    sampled = text(
-        lang,
-        "atlas_observed",
-        observed=number(lang, len(observed), 0),
-        walks=number(lang, sum(len(e["walks"]) for e in observed), 0),
-        inferred=number(lang, len(every) - len(observed), 0),
-    )
-    return f'<p class="atlas-summary">{escape(counts)}</p><p class="atlas-summary">{escape(sampled)}</p>'
-
-
-def _legend(found: dict[str, list[dict[str, Any]]], lang: str) -> str:
-    """Each label's definition, from upstream's, with the number of overloads it applies to here."""
-    every = [e for items in found.values() for e in items]
-    composites, treatments = Counter(e["composite"] for e in every), Counter(e["inductor"] for e in every)
-
-    def block(title: str, rows: str) -> str:
-        return f'<details class="atlas-legend"><summary>{escape(title)}</summary><dl>{rows}</dl></details>'
-
-    def row(label: str, n: int, definition: str) -> str:
-        counted = text(lang, "atlas_count", n=number(lang, n, 0))
-        return f"<dt>{escape(label)} · {escape(counted)}</dt><dd>{escape(definition)}</dd>"
-
-    kinds = "".join(
-        row(text(lang, "atlas_composite_" + k), composites[k], text(lang, "atlas_define_" + k)) for k in COMPOSITES
-    )
-    ways = "".join(
-        row(
-            text(lang, "atlas_inductor_" + k),
-            treatments[k],
-            text(lang, "atlas_explain_" + k.removesuffix("_declined"))
-            + (" " + text(lang, "atlas_explain_declined") if k.endswith("_declined") else ""),
-        )
-        for k in INDUCTOR
-        if treatments[k]
-    )
-    return block(text(lang, "atlas_legend_composite"), kinds) + block(text(lang, "atlas_legend_inductor"), ways)
-
-
 def _cuda_line(page: Page, snippet_id: str) -> str:
     standing = page.catalog.standing(snippet_id, "cuda") if (snippet_id, "cuda") in page.catalog.standings else None
     if standing is None or not standing.usable or standing.record is None:
@@ -215,11 +172,13 @@ def _cuda_line(page: Page, snippet_id: str) -> str:
     return f'<p class="atlas-cuda">{escape(text(page.lang, "atlas_cuda", torch=version))}</p>'
 
 
-def _controls(lang: str) -> str:
+def _controls(lang: str, before: str = "") -> str:
     kinds = "".join(f'<option value="{k}">{escape(text(lang, "atlas_composite_" + k))}</option>' for k in COMPOSITES)
+    filters = ("cpu", "decomposed", "backward", "observed") + (("changed",) if before else ())
     checks = "".join(
-        f'<label><input type="checkbox" data-filter="{k}"> {escape(text(lang, "atlas_filter_" + k))}</label>'
-        for k in ("cpu", "decomposed", "backward", "observed")
+        f'<label><input type="checkbox" data-filter="{k}"> {escape(text(lang, f"atlas_filter_{k}", torch=before))}'
+        "</label>"
+        for k in filters
     )
     return (
         f'<div class="atlas-controls" hidden><label>{escape(text(lang, "atlas_search"))} '
@@ -247,7 +206,8 @@ def render(directive: Directive, page: Page) -> Rendered:
     except Refused as exc:
         problem = Problem(directive.line, f"::: atlas {snippet_id}: its CPU record is refused: {exc}")
         return Rendered(admonition("failure", "Atlas", escape(problem.message)), [problem])
-    items = "".join(_item(e, shard, page.lang) for shard, group in found.items() for e in group)
+    before, changes, removed = since(page.layout.root, record)
+    items = "".join(_item(e, shard, page.lang, e["name"] in changes) for shard, group in found.items() for e in group)
     labels = {
         k.removeprefix("atlas_js_").removeprefix("atlas_"): v
         for k, v in STRINGS[page.lang].items()
@@ -258,8 +218,9 @@ def render(directive: Directive, page: Page) -> Rendered:
         ensure_ascii=False,
     )
     html = (
-        f"<div class=\"atlas\" data-atlas='{escape(config)}'>{_summary(found, record, page.lang)}"
-        f"{_legend(found, page.lang)}{_cuda_line(page, snippet_id)}{_controls(page.lang)}"
+        f"<div class=\"atlas\" data-atlas='{escape(config)}'>{summary(found, record, page.lang)}"
+        f"{since_line(before, changes, removed, page.lang)}{legend(found, page.lang)}"
+        f"{_cuda_line(page, snippet_id)}{_controls(page.lang, before)}"
         f'<ul class="atlas-list">{items}</ul><div class="atlas-detail" hidden></div></div>'
         f'<script src="{page.site_root}assets/javascripts/atlas.js" defer></script>'
     )

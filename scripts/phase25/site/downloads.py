@@ -21,7 +21,7 @@ def reproduce_files(
     for standing in catalog.standings.values():  # the atlas's data, fetched by its detail view
         if standing.usable and standing.record is not None and (atlases is None or standing.record.snippet in atlases):
             try:
-                published = atlas.data_files(standing.record)
+                published = atlas.data_files(standing.record, catalog.layout.root)
             except atlas.Refused:  # its page already says why, as a problem; nothing of it is published
                 continue
             for name, text in published.items():

@@ -31,6 +31,16 @@ STRINGS: dict[str, str] = {
     "atlas_summary": "The record lists {overloads} operator overloads in {namespaces} namespaces ({aten} of "
     "them aten), registered in torch {torch} once these had run: {stages}. {cpu} have a "
     "kernel of their own under CPU, {meta} under Meta.",
+    "atlas_since": "Since torch {torch}, the site's previous pin: {added} overloads added, {removed} removed "
+    "({names}), {changed} register other kernels, another schema or other tags; each says what in its entry. Kernels "
+    "under CUDA keys are not compared with a CPU-only build (+cpu), which registers none.",
+    "atlas_filter_changed": "changed since {torch}",
+    "atlas_js_since": "Since torch {torch}",
+    "atlas_js_since_added": "added",
+    "atlas_js_since_kernels_gained": "kernels gained at: {keys}",
+    "atlas_js_since_kernels_lost": "kernels lost at: {keys}",
+    "atlas_js_since_schema": "schema was: {schema}",
+    "atlas_js_since_tags": "tags were: {tags}",
     "atlas_stage": "{stage}: {n}",
     "atlas_observed": "{observed} overloads are reached by the first sample input of PyTorch's own test suite "
     "(OpInfo) and were called directly: their walks ({walks}) were observed with spy kernels "

@@ -31,6 +31,17 @@ STRINGS: dict[str, str] = {
     "atlas_summary": "El registro de ejecución enumera {overloads} sobrecargas de operadores en {namespaces} "
     "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch} tras "
     "ejecutarse: {stages}. {cpu} tienen un kernel propio bajo CPU, {meta} bajo Meta.",
+    "atlas_since": "Desde torch {torch}, la versión que fijaba antes el sitio: {added} sobrecargas añadidas, "
+    "{removed} eliminadas ({names}), {changed} registran otros kernels, otro esquema u otras etiquetas; cada una "
+    "dice qué en su entrada. Los kernels bajo claves CUDA no se comparan con un build solo para CPU "
+    "(+cpu), que no registra ninguno.",
+    "atlas_filter_changed": "cambió desde {torch}",
+    "atlas_js_since": "Desde torch {torch}",
+    "atlas_js_since_added": "añadida",
+    "atlas_js_since_kernels_gained": "kernels nuevos en: {keys}",
+    "atlas_js_since_kernels_lost": "kernels perdidos en: {keys}",
+    "atlas_js_since_schema": "el esquema era: {schema}",
+    "atlas_js_since_tags": "las etiquetas eran: {tags}",
     "atlas_stage": "{stage}: {n}",
     "atlas_observed": "A {observed} sobrecargas llega la primera entrada de ejemplo de la batería de pruebas "
     "de PyTorch (OpInfo), y se llamaron directamente: sus recorridos ({walks}) se observaron "
