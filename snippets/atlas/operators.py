@@ -295,6 +295,17 @@ def observe(name, op, rows, args, kwargs):
     return walks
 
 
+def describe(args, kwargs):
+    """The arguments of a call as a reader needs them to read its grad_fn: tensors by shape and dtype."""
+    def one(value):
+        if isinstance(value, torch.Tensor):
+            return f"Tensor{list(value.shape)} {str(value.dtype).removeprefix('torch.')}"
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(one(v) for v in value) + "]"
+        return repr(value)[:40]
+    return ", ".join([one(a) for a in args] + [f"{k}={one(v)}" for k, v in kwargs.items()])
+
+
 def direct_grad_fn(op, args, kwargs):
     """The node a direct call of this overload records when its floating-point inputs require grad."""
     def leaf(a):
@@ -432,6 +443,7 @@ def entry(name, sample):
     if sample is not None and op is not None:
         origin, args, kwargs = sample
         found["sample"] = origin
+        found["arguments"] = describe(args, kwargs)
         found["walks"] = observe(name, op, rows, args, kwargs)
         found["walked"] = "observed"
         found.update(direct_grad_fn(op, args, kwargs))

@@ -148,7 +148,11 @@
     if (entry.sample) {
       const value = entry.error ? label("call_failed", { error: entry.error })
         : (entry.grad_fn ? code(entry.grad_fn) : label("no_grad_fn"));
-      row(list, label("grad_fn"), lines([value, label("sample", { sample: entry.sample })]));
+      const called = [label("sample", { sample: entry.sample })];
+      if (entry.arguments) called.push(code(`(${entry.arguments})`));
+      const from = element("span");
+      from.append(...called.flatMap((part, i) => (i ? [" ", part] : [part])));
+      row(list, label("grad_fn"), lines([value, from]));
     } else {
       row(list, label("grad_fn"), label("not_sampled"));
     }

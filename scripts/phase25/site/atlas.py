@@ -58,6 +58,7 @@ _FIELDS: dict[str, Any] = {
 _OPTIONAL: dict[str, Any] = {
     "grad_fn": lambda v: v is None or isinstance(v, str),
     "sample": lambda v: isinstance(v, str),
+    "arguments": lambda v: isinstance(v, str),
 }
 
 
