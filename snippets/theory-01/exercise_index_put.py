@@ -22,7 +22,8 @@ def walk(op, keys):
     path = []
     while (key := keys.highestPriorityTypeId()) != C.DispatchKey.Undefined:
         name = C._dispatch_key_name(key)
-        kind = rows_.get(name, "").rsplit("[", 1)[-1].rstrip("]")
+        entry = rows_.get(name, "")  # "fallthrough registered at ... [backend fallback]" is a fallthrough
+        kind = "fallthrough" if entry.startswith("fallthrough") else entry.rsplit("[", 1)[-1].rstrip("]")
         if kind and kind != "fallthrough":
             path.append(f"{name} ({kind})")
         if kind == "kernel" and name in ("CPU", "CUDA"):
