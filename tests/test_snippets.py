@@ -1,7 +1,7 @@
 """The snippet header: every key parsed, every mistake an error naming the file and the line."""
 
 import pytest
-from phase25.core import header, snippets
+from phase25.core import header, header_block, snippets
 from phase25.core.errors import SourceError
 
 GOOD = """# /// snippet
@@ -27,7 +27,7 @@ def test_parses_every_key():
 
 
 def test_the_code_a_reader_sees_has_no_header():
-    assert header.code_of(GOOD) == "import torch\n"
+    assert header_block.code_of(GOOD) == "import torch\n"
 
 
 def test_defaults_are_cpu_only_and_two_minutes():

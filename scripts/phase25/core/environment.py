@@ -28,7 +28,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING
 
-from . import normalize
+from . import header, normalize
 from .devices import LOCAL
 
 if TYPE_CHECKING:  # the snippet's process imports this module: keep it light
@@ -130,12 +130,6 @@ def env_key(snippet: Snippet, device: str) -> str:
         "device": device,
         "env": run_env(snippet, device),
         "normalizer": normalize.VERSION,
-        "expect_error": snippet.header.expect_error and vars(snippet.header.expect_error),
-        "artifacts": snippet.header.artifacts,
-        "cells": snippet.header.cells,
+        **header.keyed(snippet.header),  # each field's rule is declared with the field (core/header.py)
     }
-    if snippet.header.ranks > 1:
-        material["ranks"] = snippet.header.ranks
-    if snippet.header.publish:
-        material["publish"] = snippet.header.publish
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]

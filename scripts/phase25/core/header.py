@@ -11,33 +11,19 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from . import limits
 from .devices import DEVICES
 from .errors import SourceError
+from .header_block import Block, find_block
 from .names import problem_with
 
-KEYS = (
-    "devices",
-    "env",
-    "timeout",
-    "expect_error",
-    "artifacts",
-    "deps",
-    "cells",
-    "publish",
-    "volatile",
-    "max_processes",
-    "max_memory_mb",
-    "ranks",
-)
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Variables each run gets from the runner, pointing into its own folder: a header cannot set them.
 RUNNER_OWNED = ("PYTHONPATH", "TMPDIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
-_OPEN = re.compile(r"^# /// snippet[ \t]*$")
-_CLOSE = re.compile(r"^# ///[ \t]*$")
 _TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)")
 
 
@@ -66,49 +52,6 @@ class Header:
     max_processes: int = limits.MAX_PROCESSES
     max_memory_mb: int = limits.MAX_MEMORY_MB
     ranks: int = 1  # processes of one distributed run, started as torchrun would (see run/ranks.py)
-
-
-@dataclass(frozen=True)
-class Block:
-    """Where the header sits in the file: its TOML body and the file line of each body line."""
-
-    start: int  # 0-based index of the "# /// snippet" line
-    end: int  # 0-based index of the closing "# ///" line
-    body: list[str]
-
-
-def find_block(source: str, where: str) -> Block:
-    """The header block; it must open the file (a shebang or coding line may precede it)."""
-    lines = source.split("\n")
-    start = next((i for i, line in enumerate(lines) if _OPEN.match(line)), None)
-    if start is None or any(line.strip() and not line.startswith(("#!", "# -*-")) for line in lines[:start]):
-        raise SourceError(where, "no '# /// snippet' header block at the top of the file", 1)
-    end = next((i for i in range(start + 1, len(lines)) if _CLOSE.match(lines[i])), None)
-    if end is None:
-        raise SourceError(where, "the '# /// snippet' block is never closed with '# ///'", start + 1)
-    body = []
-    for index in range(start + 1, end):
-        line = lines[index]
-        if line != "#" and not line.startswith("# "):
-            raise SourceError(where, "a header line must start with '# '", index + 1)
-        body.append(line[2:])
-    return Block(start, end, body)
-
-
-def code_of(source: str, where: str = "snippet") -> str:
-    """The code a reader sees: the file without its header block."""
-    block = find_block(source, where)
-    lines = source.split("\n")
-    return "\n".join(lines[: block.start] + lines[block.end + 1 :]).lstrip("\n")
-
-
-def first_code_line(source: str, where: str = "snippet") -> int:
-    """The file's line number of the first line of :func:`code_of`: tracebacks count from the file's top."""
-    block = find_block(source, where)
-    lines = source.split("\n")
-    rest = lines[block.end + 1 :]
-    blank = next((i for i, line in enumerate(rest) if line.strip()), len(rest))
-    return block.end + 2 + blank if block.start == 0 else 1
 
 
 class _Reader:
@@ -182,11 +125,7 @@ class _Reader:
             raise self.fail("expect_error", "expect_error needs a non-empty type and match")
         return ExpectedError(type=value["type"], match=value["match"])
 
-    def header(self) -> Header:
-        data = self.load()
-        for key in data:
-            if key not in KEYS:
-                raise self.fail(key, f"unknown key {key!r} in the header (known: {', '.join(KEYS)})")
+    def devices(self, data: dict) -> tuple[str, ...]:
         devices = data.get("devices", ["cpu"])
         if (
             not isinstance(devices, list)
@@ -195,13 +134,20 @@ class _Reader:
             or any(d not in DEVICES for d in devices)
         ):
             raise self.fail("devices", f"devices must be a non-empty list drawn from {list(DEVICES)}, got {devices!r}")
-        env = self.environment(data)
+        return tuple(devices)
+
+    def timeout(self, data: dict) -> float:
         timeout = data.get("timeout", 120)
         if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not 0 < timeout <= 3600:
             raise self.fail("timeout", "timeout must be a number of seconds in (0, 3600]")
-        deps = self.paths(data, "deps")
+        return float(timeout)
+
+    def cells(self, data: dict) -> bool:
         if not isinstance(data.get("cells", False), bool):
             raise self.fail("cells", "cells must be true or false")
+        return bool(data.get("cells", False))
+
+    def volatile(self, data: dict) -> tuple[str, ...]:
         volatile = self.strings(data, "volatile")
         for pattern in volatile:
             try:
@@ -209,20 +155,105 @@ class _Reader:
             except re.error as exc:
                 message = f"volatile pattern {pattern!r} is not a regular expression: {exc}"
                 raise self.fail("volatile", message) from None
-        return Header(
-            devices=tuple(devices),
-            env=env,
-            timeout=float(timeout),
-            expect_error=self.expected(data),
-            artifacts=self.paths(data, "artifacts"),
-            deps=tuple(sorted(deps)),
-            cells=data.get("cells", False),
-            publish=self.paths(data, "publish"),
-            volatile=volatile,
-            max_processes=self.whole(data, "max_processes", 1, 4096, limits.MAX_PROCESSES),
-            max_memory_mb=self.whole(data, "max_memory_mb", 16, 65536, limits.MAX_MEMORY_MB),
-            ranks=self.whole(data, "ranks", 1, limits.MAX_RANKS, 1),
-        )
+        return volatile
+
+    def header(self) -> Header:
+        data = self.load()
+        for key in data:
+            if key not in FIELDS:
+                raise self.fail(key, f"unknown key {key!r} in the header (known: {', '.join(FIELDS)})")
+        return Header(**{name: spec.read(self, data) for name, spec in FIELDS.items()})
+
+
+Keyed = Literal["always", "when set", "through the environment", "no"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One header field, declared once: how it is read and checked, what it is for, and how it enters the
+    environment key (``always``; ``when set``, so that adding the field leaves every record that does not
+    set it current; ``through the environment`` of the run; ``no``, when it cannot change what a run
+    prints). ``reproduce`` names the code through which the reproduction kit honours it (core/reproduce.py
+    and the kit's builder; a test finds it there), or is empty where a reader's run needs nothing of it: a
+    field that changes how a snippet runs must be honoured there too."""
+
+    read: Callable[[_Reader, dict], Any]
+    help: str
+    keyed: Keyed
+    reproduce: str
+
+
+FIELDS: dict[str, Field] = {
+    "devices": Field(
+        _Reader.devices,
+        'where it runs; default ["cpu"]; each device has a record of its own',
+        "no",
+        "header.devices",
+    ),
+    "env": Field(_Reader.environment, "extra environment variables of the run", "through the environment", "run_env"),
+    "timeout": Field(_Reader.timeout, "seconds; every process of the run is killed after it", "no", "header.timeout"),
+    "expect_error": Field(
+        _Reader.expected, "the error the snippet must raise, asserted: { type = ..., match = ... }", "always", ""
+    ),
+    "artifacts": Field(
+        lambda r, d: r.paths(d, "artifacts"),
+        "files it writes in its working folder, kept in the record",
+        "always",
+        "header.artifacts",
+    ),
+    "deps": Field(
+        lambda r, d: tuple(sorted(r.paths(d, "deps"))),
+        "repository files it reads or imports; editing one makes the record stale",
+        "no",
+        "dependency_files",
+    ),
+    "cells": Field(
+        _Reader.cells, "a lab: '# %% <id>' lines split it into cells, outputs kept per cell", "always", "header.cells"
+    ),
+    "publish": Field(
+        lambda r, d: r.paths(d, "publish"),
+        "files published with the site as they are (a report, a picture), not compared",
+        "when set",
+        "",
+    ),
+    "volatile": Field(
+        _Reader.volatile,
+        "output lines that depend on the machine by nature: marked, not compared",
+        "no",
+        "header.volatile",
+    ),
+    "max_processes": Field(
+        lambda r, d: r.whole(d, "max_processes", 1, 4096, limits.MAX_PROCESSES),
+        "processes alive at once in the run (lowers the default limit)",
+        "no",
+        "",
+    ),
+    "max_memory_mb": Field(
+        lambda r, d: r.whole(d, "max_memory_mb", 16, 65536, limits.MAX_MEMORY_MB),
+        "resident memory of the run, all its processes together (lowers the default limit)",
+        "no",
+        "",
+    ),
+    "ranks": Field(
+        lambda r, d: r.whole(d, "ranks", 1, limits.MAX_RANKS, 1),
+        "processes of one distributed run, started as torchrun would",
+        "when set",
+        "header.ranks",
+    ),
+}
+KEYS = tuple(FIELDS)
+
+
+def keyed(header: Header) -> dict[str, Any]:
+    """What the header adds to the environment key: each field keyed ``always``, and each keyed ``when set``
+    whose value is not its default (a new field of that kind leaves every existing key as it was)."""
+    defaults = Header()
+    found: dict[str, Any] = {}
+    for name, spec in FIELDS.items():
+        value = getattr(header, name)
+        if spec.keyed == "always" or (spec.keyed == "when set" and value != getattr(defaults, name)):
+            found[name] = vars(value) if isinstance(value, ExpectedError) else value
+    return found
 
 
 def parse(source: str, where: str = "snippet") -> Header:

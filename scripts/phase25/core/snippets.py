@@ -9,7 +9,8 @@ from functools import cached_property
 from pathlib import Path
 
 from .errors import SourceError
-from .header import Header, code_of, first_code_line, parse
+from .header import Header, parse
+from .header_block import code_of, first_code_line
 from .names import inside, linked, refuse_links, regular_files
 from .paths import Layout
 
