@@ -17,7 +17,7 @@ override UV := 0.9.9  # the installer setup uses, pinned like everything else (n
 shards  = $(foreach w,$(value SHARDS),'$(subst ','\'',$(w))')
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup browser site serve test check lint format types model check-model labs records check-records report gpu-records \
+.PHONY: setup browser site serve test check static lint format types model check-model labs records check-records report gpu-records \
         gpu-capture translations stamp-translation torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
@@ -55,6 +55,11 @@ check: setup  ## the fast loop (about 30 s): lint, format, types, and every test
 	$(BIN)/ruff format --check scripts tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n "$${JOBS:-$(NPROC)}" -m "not slow and not browser"
+
+static: setup  ## what every commit runs (pre-commit): ruff, the format check and mypy, no test
+	$(BIN)/ruff check scripts tests snippets
+	$(BIN)/ruff format --check scripts tests
+	$(BIN)/mypy
 
 lint: setup  ## ruff only
 	$(BIN)/ruff check scripts tests snippets

@@ -13,7 +13,7 @@ from phase25.core import bounded
 ROW = re.compile(r"^\| `make (?P<target>[\w-]+)(?: [A-Z]+=[^`]*)?` \| `(?P<command>[^`]+)` \| (?P<what>.+) \|$", re.M)
 TABLE = [(m.group("target"), m.group("command")) for m in ROW.finditer((REPO / "README.md").read_text())]
 # Cheap enough to run for real here; the others are run by their own tests or by CI itself.
-RUN_FOR_REAL = {"report", "translations", "lint"}
+RUN_FOR_REAL = {"report", "translations", "lint", "static"}
 
 
 def make(*args: str) -> subprocess.CompletedProcess:
@@ -44,14 +44,19 @@ def test_the_cheap_targets_succeed_for_real(target):
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
 
 
-def test_the_pre_commit_hook_runs_the_fast_loop():
+def test_a_commit_runs_the_static_checks_and_a_push_the_fast_loop():
     import yaml
 
     config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())
-    [hook] = [h for repo in config["repos"] for h in repo["hooks"]]
-    assert hook["entry"] == "make check" and hook["language"] == "system" and hook["always_run"]
-    dry = make("-n", "check")
-    assert dry.returncode == 0 and '-m "not slow and not browser"' in dry.stdout and "mypy" in dry.stdout
+    hooks = {h["id"]: h for repo in config["repos"] for h in repo["hooks"]}
+    assert set(config["default_install_hook_types"]) == {"pre-commit", "pre-push"}
+    assert hooks["static"]["entry"] == "make static" and hooks["static"]["stages"] == ["pre-commit"]
+    assert hooks["fast-loop"]["entry"] == "make check" and hooks["fast-loop"]["stages"] == ["pre-push"]
+    assert all(h["language"] == "system" and h["always_run"] and not h["pass_filenames"] for h in hooks.values())
+    static, check = make("-n", "static"), make("-n", "check")
+    assert static.returncode == 0 and "pytest" not in static.stdout
+    assert all(tool in static.stdout for tool in ("ruff check", "ruff format --check", "mypy"))
+    assert check.returncode == 0 and '-m "not slow and not browser"' in check.stdout and "mypy" in check.stdout
 
 
 def test_setup_left_the_packages_byte_compiled():
