@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,20 @@ def load(root: Path, name: str) -> dict[str, Any]:
     if not isinstance(report, dict):
         raise ValueError(f"{REPORTS}/{name}.json is not a drift report")
     return report
+
+
+def checked(root: Path, name: str) -> tuple[dict[str, Any], list[str]]:
+    """A committed report and its :func:`problems`, worked out once per version of its file: a build shows each
+    report on a page of every language, and checking one means diffing every output it embeds again."""
+    path = report_path(root, name)
+    stat = path.stat()
+    return _checked(root, name, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=8)
+def _checked(root: Path, name: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], list[str]]:
+    report = load(root, name)
+    return report, problems(report)
 
 
 def problems(report: dict) -> list[str]:
