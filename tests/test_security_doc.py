@@ -79,6 +79,34 @@ def test_every_principle_and_every_surface_has_a_row():
     assert [s for s in SURFACES if s not in named] == []
 
 
+CODE = re.compile(r"`((?:core|run|site|tools)/[\w/]+\.py)(?::([\w.]+))?`")
+
+
+@cache
+def defined(file: Path) -> frozenset[str]:
+    """The functions, classes and module-level names a module defines."""
+    tree = ast.parse(file.read_text(encoding="utf-8"))
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    names = {node.name for node in ast.walk(tree) if isinstance(node, kinds)}
+    assigned = [node for node in tree.body if isinstance(node, ast.Assign)]
+    names |= {t.id for node in assigned for t in node.targets if isinstance(t, ast.Name)}
+    return frozenset(names)
+
+
+def test_every_module_and_name_a_row_points_to_exists():
+    """A row names its check as a module of the package (``site/page/directives.py``), often with what in it
+    does the checking (``core/names.py:read_inside``): a module moved or a name renamed would leave the row
+    pointing at nothing."""
+    named = CODE.findall(DOC.read_text(encoding="utf-8"))
+    assert len(named) >= 30
+    gone = []
+    for path, name in named:
+        file = REPO / "scripts" / "phase25" / path
+        if not file.is_file() or any(part not in defined(file) for part in filter(None, name.split("."))):
+            gone.append(f"{path}:{name}" if name else path)
+    assert gone == []
+
+
 def test_a_row_naming_a_missing_test_is_caught(tmp_path: Path):
     """The check above can fail: a name that is not a test function of its file is reported."""
     (tmp_path / "tests").mkdir()
