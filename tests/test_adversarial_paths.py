@@ -23,7 +23,7 @@ from mkdocs.exceptions import PluginError
 from phase25.core import bounded, names, paths, records, snippets
 from phase25.core.errors import SourceError
 from phase25.site import adapter, site_files
-from phase25.site.highlight import Highlighter
+from phase25.site.page.highlight import Highlighter
 from test_atlas import overload
 
 SECRET = "THE-SECRET-LINE"
@@ -286,7 +286,7 @@ def test_a_highlight_cache_entry_a_run_rewrote_is_not_shown(tmp_path, first_line
 
 def test_every_snippet_of_the_site_highlights_into_a_block_the_cache_accepts(tmp_path):
     from phase25.core.paths import DEFAULT_LAYOUT
-    from phase25.site import highlight
+    from phase25.site.page import highlight
 
     for path in sorted(DEFAULT_LAYOUT.snippets.glob("*/*.py")):
         source = path.read_text(encoding="utf-8")

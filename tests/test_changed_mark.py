@@ -13,8 +13,8 @@ from phase25.core import atlas_drift, compare, drift
 from phase25.core.catalog import Catalog
 from phase25.site.assemble import render_markdown
 from phase25.site.changed_mark import diff_id
-from phase25.site.highlight import Highlighter
-from phase25.site.page import Page
+from phase25.site.page.context import Page
+from phase25.site.page.highlight import Highlighter
 from phase25.site.reports import drift_report
 from test_render import site  # noqa: F401  (the fixture: a toy snippet page/a with records, and a page renderer)
 
@@ -63,7 +63,7 @@ def test_no_mark_for_an_unchanged_output_another_release_another_device_or_no_re
 def test_the_drift_page_holds_the_id_inside_the_folded_diff(site, toy):  # noqa: F811
     record, _ = site
     record()
-    from phase25.site.directives import Directive
+    from phase25.site.page.directives import Directive
 
     a = {"status": "ok", "stdout": "a\n", "stderr": "", "artifacts": {}, "warnings": []}
     b = {**a, "stdout": "b\n"}

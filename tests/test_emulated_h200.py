@@ -218,8 +218,8 @@ def _emulated_page(toy, provenance, lang="en"):
     from phase25.core.records import Record
     from phase25.core.snippets import discover, source_sha256
     from phase25.site.assemble import render_markdown
-    from phase25.site.highlight import Highlighter
-    from phase25.site.page import Page
+    from phase25.site.page.context import Page
+    from phase25.site.page.highlight import Highlighter
 
     toy.add("page/gen", "print('kernel')\n", devices='["cpu", "sm90-codegen", "cuda"]')
     snippet = discover(toy.layout)[0]

@@ -17,7 +17,7 @@ from minigpt import data, retrain
 from minigpt import vocabulary as V
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import directives, page_source
+from phase25.site.page import directives, page_source
 
 
 def test_vocabulary_has_exactly_600_distinct_words():

@@ -19,8 +19,8 @@ from phase25.core.catalog import Catalog, installed_torch
 from phase25.core.paths import Layout
 from phase25.core.records import Record
 from phase25.site.assemble import render_markdown
-from phase25.site.highlight import Highlighter
-from phase25.site.page import Page
+from phase25.site.page.context import Page
+from phase25.site.page.highlight import Highlighter
 
 REPO = Path(__file__).resolve().parents[1]
 TORCH = installed_torch()  # the torch the committed records were made with: the pin, installed by setup

@@ -13,8 +13,8 @@ from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.paths import Layout
 from phase25.site.assemble import render_markdown
-from phase25.site.highlight import Highlighter
-from phase25.site.page import Page
+from phase25.site.page.context import Page
+from phase25.site.page.highlight import Highlighter
 
 RANKS = """
 import os

@@ -18,8 +18,8 @@ from phase25.core.records import omitted_marker as marker
 from phase25.core.snippets import discover, source_sha256
 from phase25.site import strings
 from phase25.site.assemble import render_markdown
-from phase25.site.highlight import Highlighter
-from phase25.site.page import Page
+from phase25.site.page.context import Page
+from phase25.site.page.highlight import Highlighter
 from phase25.site.provenance_text import provenance_line
 
 CPU_PROVENANCE = {

@@ -13,7 +13,7 @@ import json
 import pytest
 from phase25.core import drift
 from phase25.core.errors import SourceError
-from phase25.site import review
+from phase25.site.page import review
 from phase25.tools import upgrade
 from test_render import site  # noqa: F401  (the fixture: a toy snippet page/a with records, and a page renderer)
 

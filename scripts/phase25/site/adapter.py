@@ -26,10 +26,10 @@ from ..core.paths import Layout
 from ..run import plan, pool
 from . import assemble, labs, search_input, site_files, strings, translations, workarounds
 from .downloads import reproduce_files
-from .highlight import Highlighter
-from .markup import admonition, escape
-from .page import Page
-from .page_source import FRONT_MATTER
+from .page.context import Page
+from .page.highlight import Highlighter
+from .page.markup import admonition, escape
+from .page.page_source import FRONT_MATTER
 from .published import outside_files, published_url
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from ..core.records import Record
-from .markup import escape
+from .page.markup import escape
 from .strings import number, text
 
 BACKEND_KEYS = ("CPU", "CUDA", "Meta")

@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core import drift
-from .markup import escape
-from .page import Page
+from .page.context import Page
+from .page.markup import escape
 from .strings import text
 from .translations import SOURCE
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import SourceError
-from .markup import escape
+from .page.markup import escape
 from .strings import text
 
 _NODE = re.compile(r'(?P<id>[A-Za-z_][\w]*)(?:(?P<round>\(\[)"(?P<rlabel>[^"]*)"\]\)|\["(?P<label>[^"]*)"\])?')

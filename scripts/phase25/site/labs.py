@@ -34,7 +34,8 @@ from ..core.devices import LOCAL
 from ..core.names import read_inside
 from ..core.records import Record
 from ..core.snippets import dependency_files
-from . import directives, page_source, strings
+from . import strings
+from .page import directives, page_source
 from .provenance_text import provenance_line
 
 SUFFIX = ".lab.md"

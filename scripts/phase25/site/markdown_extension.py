@@ -24,9 +24,10 @@ from markdown.preprocessors import Preprocessor
 
 from ..core.catalog import Catalog
 from ..core.paths import DEFAULT_LAYOUT, Layout
-from . import assemble, directives
-from .highlight import Highlighter
-from .page import Page, Problem
+from . import assemble
+from .page import directives
+from .page.context import Page, Problem
+from .page.highlight import Highlighter
 
 
 class _TakeOut(Preprocessor):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import atlas, reports
-from .directives import KINDS, Directive
-from .page import Page, Problem, Rendered
+from .page.context import Page, Problem, Rendered
+from .page.directives import KINDS, Directive
 from .snippet_html import render_body_anchor, render_snippet
 
 Renderer = Callable[[Directive, Page], Rendered]

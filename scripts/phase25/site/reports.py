@@ -7,9 +7,9 @@ from typing import Any
 from ..core import drift
 from ..core.catalog import VERDICTS, Catalog
 from .changed_mark import diff_id
-from .directives import Directive
-from .markup import admonition, escape
-from .page import Page, Problem, Rendered
+from .page.context import Page, Problem, Rendered
+from .page.directives import Directive
+from .page.markup import admonition, escape
 from .strings import number, text
 
 

@@ -13,10 +13,11 @@ import re
 from ..core import compare
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
-from . import changed_mark, diagrams, reproduce_kit, review
-from .directives import Directive
-from .markup import admonition, body_slot, escape, inline_code
-from .page import Page, Problem, Rendered
+from . import changed_mark, diagrams, reproduce_kit
+from .page import review
+from .page.context import Page, Problem, Rendered
+from .page.directives import Directive
+from .page.markup import admonition, body_slot, escape, inline_code
 from .provenance_text import provenance_line
 from .published import MANY, outside_files, published_url, source_url
 from .strings import count, text

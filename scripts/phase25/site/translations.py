@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..core.atomic import write_atomic
 from ..core.errors import SourceError
-from . import directives, page_source
+from .page import directives, page_source
 
 SOURCE, TARGET = "en", "es"
 PAGE_GLOBS = ("*.md", "*.ipynb")

@@ -29,7 +29,7 @@ from ..core import compare, records
 from ..core.catalog import Catalog
 from ..core.paths import REPO_ROOT, Layout, copy_project
 from ..run import plan, pool, progress
-from ..site import directives
+from ..site.page import directives
 from . import build_site as sitebuild
 
 EXECUTION_LINE = re.compile(r"^\[\d+/\d+\] ", re.MULTILINE)

@@ -8,7 +8,7 @@
                                    kept aside against the new ones, its pages, and the review checklist
 
 ``make upgrade TORCH=V`` runs pin, setup, update, labs and review in that order: the whole upgrade on one
-machine, ending in a checklist of every page place that shows or quotes a changed output (see ``site.review``).
+machine, ending in a checklist of every page place that shows or quotes a changed output (see ``site.page.review``).
 
 The scratch environment lives under ``.cache/phase25/torch-<V>`` and gets torch V plus the snippets' own
 pins from requirements.txt (numpy, tlparse, depyf). The new pages are generic until a reviewer writes
@@ -31,8 +31,8 @@ from ..core.catalog import Catalog, pinned_version
 from ..core.devices import LOCAL
 from ..core.paths import Layout
 from ..run import plan, pool
-from ..site import review as prose_review
 from ..site import translations
+from ..site.page import review as prose_review
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch
 VENV_S, INSTALL_S = 300, 1800  # seconds: a venv, a pip install (torch is large); past them both are killed

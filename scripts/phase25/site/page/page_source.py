@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..core.errors import SourceError
+from ...core.errors import SourceError
 
 HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)[ \t]*$")
 HEADING_ID = re.compile(r"\{[ \t]*#(?P<id>[A-Za-z0-9_-]+)[ \t]*\}$")

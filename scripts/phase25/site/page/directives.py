@@ -16,8 +16,8 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from ..core.devices import DEVICES
-from ..core.errors import SourceError
+from ...core.devices import DEVICES
+from ...core.errors import SourceError
 from .page_source import markdown_lines
 
 DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*):::[ \t]+(?P<kind>\S+)(?P<args>(?:[ \t]+\S+)*)[ \t]*$")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 
-from ..core.normalize import plain_text
+from ...core.normalize import plain_text
 
 
 def escape(value: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.catalog import Catalog
-from ..core.paths import Layout
+from ...core.catalog import Catalog
+from ...core.paths import Layout
 from .highlight import Highlighter
 
 

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core import devices, drift
-from ..core.errors import SourceError
+from ...core import devices, drift
+from ...core.errors import SourceError
 from . import directives
+from .context import Page, Problem
 from .directives import Directive
-from .page import Page, Problem
 
 SUFFIX = ".review.md"
 ITEM = re.compile(
