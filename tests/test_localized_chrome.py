@@ -4,7 +4,7 @@ and the prompts of a lab's code cells, on the Spanish pages as on the English on
 from __future__ import annotations
 
 import pytest
-from phase25.site.provenance_text import cpu_model_text
+from phase25.site.lang.provenance_text import cpu_model_text
 from phase25.site.workarounds import notebook_prompts
 
 

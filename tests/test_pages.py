@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import translations
+from phase25.site.lang import translations
 from phase25.site.page import directives, page_source
 
 DOCS = REPO / "docs"

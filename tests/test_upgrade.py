@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 from conftest import REPO
-from phase25.site import translations
+from phase25.site.lang import translations
 from phase25.tools import upgrade
 from test_pages import nav_titles, spanish_nav_titles
 

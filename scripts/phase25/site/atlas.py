@@ -18,10 +18,10 @@ from typing import Any
 from ..core import atlas_drift, drift
 from ..core.records import Record
 from .atlas_text import COMPOSITES, INDUCTOR, legend, since_line, summary
+from .lang.strings import STRINGS, text
 from .page.context import Page, Problem, Rendered
 from .page.directives import Directive
 from .page.markup import admonition, escape
-from .strings import STRINGS, text
 
 DATA = "atlas/"  # the artifacts of the atlas snippet: atlas/<shard>.jsonl
 

@@ -7,8 +7,8 @@ from collections import Counter
 from typing import Any
 
 from ..core.records import Record
+from .lang.strings import number, text
 from .page.markup import escape
-from .strings import number, text
 
 BACKEND_KEYS = ("CPU", "CUDA", "Meta")
 COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")

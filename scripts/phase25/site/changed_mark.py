@@ -15,10 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..core import drift
+from .lang.strings import text
+from .lang.translations import SOURCE
 from .page.context import Page
 from .page.markup import escape
-from .strings import text
-from .translations import SOURCE
 
 
 def diff_id(snippet_id: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..core.catalog import Catalog
 from ..core.paths import Layout
 from . import labs as lab_notebooks
-from . import translations as spanish
+from .lang import translations as spanish
 
 
 def labs(args: argparse.Namespace, layout: Layout) -> int:

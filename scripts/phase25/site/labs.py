@@ -34,9 +34,9 @@ from ..core.devices import LOCAL
 from ..core.names import read_inside
 from ..core.records import Record
 from ..core.snippets import dependency_files
-from . import strings
+from .lang import strings
+from .lang.provenance_text import provenance_line
 from .page import directives, page_source
-from .provenance_text import provenance_line
 
 SUFFIX = ".lab.md"
 

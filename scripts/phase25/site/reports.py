@@ -7,10 +7,10 @@ from typing import Any
 from ..core import drift
 from ..core.catalog import VERDICTS, Catalog
 from .changed_mark import diff_id
+from .lang.strings import number, text
 from .page.context import Page, Problem, Rendered
 from .page.directives import Directive
 from .page.markup import admonition, escape
-from .strings import number, text
 
 
 def _table(classes: str, heads: list[str], rows: list[str]) -> str:

@@ -14,13 +14,13 @@ from ..core import compare
 from ..core.catalog import Standing
 from ..core.records import OMITTED, Record
 from . import changed_mark, diagrams, reproduce_kit
+from .lang.provenance_text import provenance_line
+from .lang.strings import count, text
 from .page import review
 from .page.context import Page, Problem, Rendered
 from .page.directives import Directive
 from .page.markup import admonition, body_slot, escape, inline_code
-from .provenance_text import provenance_line
 from .published import MANY, outside_files, published_url, source_url
-from .strings import count, text
 
 LONG_OUTPUT_LINES = 100
 NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size

@@ -31,7 +31,7 @@ from ..core.catalog import Catalog, pinned_version
 from ..core.devices import LOCAL
 from ..core.paths import Layout
 from ..run import plan, pool
-from ..site import translations
+from ..site.lang import translations
 from ..site.page import review as prose_review
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.atomic import write_atomic
-from ..core.errors import SourceError
-from .page import directives, page_source
+from ...core.atomic import write_atomic
+from ...core.errors import SourceError
+from ..page import directives, page_source
 
 SOURCE, TARGET = "en", "es"
 PAGE_GLOBS = ("*.md", "*.ipynb")

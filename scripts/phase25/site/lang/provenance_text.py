@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..core.devices import emulated
-from ..core.records import Record
+from ...core.devices import emulated
+from ...core.records import Record
 from .strings import count, number, text
 
 
