@@ -12,8 +12,8 @@ import json
 
 import pytest
 from phase25.core import records
-from phase25.site import atlas
-from phase25.site.assemble import render_markdown
+from phase25.site.kinds import atlas
+from phase25.site.kinds.assemble import render_markdown
 from test_atlas import lines, overload, page, with_an_atlas
 
 

@@ -8,8 +8,8 @@ import pytest
 from phase25.core import atlas_drift, records
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import atlas
-from phase25.site.assemble import render_markdown
+from phase25.site.kinds import atlas
+from phase25.site.kinds.assemble import render_markdown
 from phase25.site.lang.strings import STRINGS
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter

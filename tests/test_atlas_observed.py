@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import atlas
+from phase25.site.kinds import atlas
 
 pytestmark = pytest.mark.slow
 SEED = 73

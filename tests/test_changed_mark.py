@@ -11,11 +11,11 @@ import json
 
 from phase25.core import atlas_drift, compare, drift
 from phase25.core.catalog import Catalog
-from phase25.site.assemble import render_markdown
-from phase25.site.changed_mark import diff_id
+from phase25.site.kinds.assemble import render_markdown
+from phase25.site.kinds.changed_mark import diff_id
+from phase25.site.kinds.reports import drift_report
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter
-from phase25.site.reports import drift_report
 from test_render import site  # noqa: F401  (the fixture: a toy snippet page/a with records, and a page renderer)
 
 TORCH = "2.13.0"  # the torch the toy catalog says is installed (test_render's pages are built with it)

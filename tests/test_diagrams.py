@@ -9,7 +9,7 @@ import pytest
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import diagrams
+from phase25.site.kinds import diagrams
 
 HEAD = """flowchart TB
   n0["AddmmBackward0"]

@@ -217,7 +217,7 @@ def _emulated_page(toy, provenance, lang="en"):
     from phase25.core import environment
     from phase25.core.records import Record
     from phase25.core.snippets import discover, source_sha256
-    from phase25.site.assemble import render_markdown
+    from phase25.site.kinds.assemble import render_markdown
     from phase25.site.page.context import Page
     from phase25.site.page.highlight import Highlighter
 

@@ -106,7 +106,7 @@ def test_freshness_flags_an_edited_english_page_until_restamped(docs_copy):
 
 
 def test_every_kind_a_page_may_hold_has_a_renderer_and_every_renderer_a_kind():
-    from phase25.site.renderers import RENDERERS
+    from phase25.site.kinds.renderers import RENDERERS
 
     assert set(RENDERERS) == {name for name, kind in directives.KINDS.items() if not kind.lab_only}
 

@@ -12,7 +12,7 @@ from phase25.core import records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.paths import Layout
-from phase25.site.assemble import render_markdown
+from phase25.site.kinds.assemble import render_markdown
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter
 

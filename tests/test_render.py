@@ -16,7 +16,7 @@ from phase25.core.errors import SourceError
 from phase25.core.records import Record
 from phase25.core.records import omitted_marker as marker
 from phase25.core.snippets import discover, source_sha256
-from phase25.site.assemble import render_markdown
+from phase25.site.kinds.assemble import render_markdown
 from phase25.site.lang import strings
 from phase25.site.lang.provenance_text import provenance_line
 from phase25.site.page.context import Page

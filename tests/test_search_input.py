@@ -18,7 +18,7 @@ from material.plugins.search.plugin import SearchIndex
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site import search_input
-from phase25.site.assemble import render_markdown
+from phase25.site.kinds.assemble import render_markdown
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter
 from pygments import highlight

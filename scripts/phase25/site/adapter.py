@@ -24,8 +24,9 @@ from ..core.errors import Interrupted, SourceError
 from ..core.names import refuse_links
 from ..core.paths import Layout
 from ..run import plan, pool
-from . import assemble, labs, search_input, site_files, workarounds
+from . import labs, search_input, site_files, workarounds
 from .downloads import reproduce_files
+from .kinds import assemble
 from .lang import strings, translations
 from .page.context import Page
 from .page.highlight import Highlighter

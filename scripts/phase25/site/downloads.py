@@ -4,7 +4,8 @@ atlas's data, each claimed by the one thing it comes from (see :class:`site_file
 from __future__ import annotations
 
 from ..core.catalog import Catalog
-from . import atlas, reproduce_kit, site_files
+from . import reproduce_kit, site_files
+from .kinds import atlas
 from .published import source_url
 
 

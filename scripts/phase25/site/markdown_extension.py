@@ -24,7 +24,7 @@ from markdown.preprocessors import Preprocessor
 
 from ..core.catalog import Catalog
 from ..core.paths import DEFAULT_LAYOUT, Layout
-from . import assemble
+from .kinds import assemble
 from .page import directives
 from .page.context import Page, Problem
 from .page.highlight import Highlighter

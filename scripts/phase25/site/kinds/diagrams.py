@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..core.errors import SourceError
-from .lang.strings import text
-from .page.markup import escape
+from ...core.errors import SourceError
+from ..lang.strings import text
+from ..page.markup import escape
 
 _NODE = re.compile(r'(?P<id>[A-Za-z_][\w]*)(?:(?P<round>\(\[)"(?P<rlabel>[^"]*)"\]\)|\["(?P<label>[^"]*)"\])?')
 _ARROW = re.compile(r'\s*(?:-->|-\.\s*"(?P<label>[^"]*)"\s*\.->|-\.->)\s*')

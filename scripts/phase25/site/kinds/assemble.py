@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .page import directives
-from .page.context import Page, Problem
+from ..page import directives
+from ..page.context import Page, Problem
 from .renderers import render
 
 SLOT = "<!--phase25-slot-{}-->"

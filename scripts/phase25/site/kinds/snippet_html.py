@@ -1,26 +1,26 @@
 """The snippet directive: its code, then one output tab per device, and the notes tied to a device's output.
 
-A snippet is shown as its code, then its output with one tab per device (CPU
-first: it is the output every reader can reproduce, and the one the test suite
-re-executes). A ``note`` or ``pending`` directive renders nothing where it
-stands: its body goes into the tab of the device it names.
+A snippet is shown as its code, then its output with one tab per device (CPU first: it is the output every reader
+can reproduce, and the one the test suite re-executes). A ``note`` or ``pending`` directive renders nothing where
+it stands: its body goes into the tab of the device it names.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..core import compare
-from ..core.catalog import Standing
-from ..core.records import OMITTED, Record
-from . import changed_mark, diagrams, reproduce_kit
-from .lang.provenance_text import provenance_line
-from .lang.strings import count, text
-from .page import review
-from .page.context import Page, Problem, Rendered
-from .page.directives import Directive
-from .page.markup import admonition, body_slot, escape, inline_code
-from .published import MANY, outside_files, published_url, source_url
+from ...core import compare
+from ...core.catalog import Standing
+from ...core.records import OMITTED, Record
+from .. import reproduce_kit
+from ..lang.provenance_text import provenance_line
+from ..lang.strings import count, text
+from ..page import review
+from ..page.context import Page, Problem, Rendered
+from ..page.directives import Directive
+from ..page.markup import admonition, body_slot, escape, inline_code
+from ..published import MANY, outside_files, published_url, source_url
+from . import changed_mark, diagrams
 
 LONG_OUTPUT_LINES = 100
 NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core.records import Record
-from .lang.strings import number, text
-from .page.markup import escape
+from ...core.records import Record
+from ..lang.strings import number, text
+from ..page.markup import escape
 
 BACKEND_KEYS = ("CPU", "CUDA", "Meta")
 COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")

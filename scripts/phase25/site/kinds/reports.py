@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import drift
-from ..core.catalog import VERDICTS, Catalog
+from ...core import drift
+from ...core.catalog import VERDICTS, Catalog
+from ..lang.strings import number, text
+from ..page.context import Page, Problem, Rendered
+from ..page.directives import Directive
+from ..page.markup import admonition, escape
 from .changed_mark import diff_id
-from .lang.strings import number, text
-from .page.context import Page, Problem, Rendered
-from .page.directives import Directive
-from .page.markup import admonition, escape
 
 
 def _table(classes: str, heads: list[str], rows: list[str]) -> str:

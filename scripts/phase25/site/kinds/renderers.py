@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..page.context import Page, Problem, Rendered
+from ..page.directives import KINDS, Directive
 from . import atlas, reports
-from .page.context import Page, Problem, Rendered
-from .page.directives import KINDS, Directive
 from .snippet_html import render_body_anchor, render_snippet
 
 Renderer = Callable[[Directive, Page], Rendered]

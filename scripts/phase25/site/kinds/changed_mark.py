@@ -14,11 +14,11 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..core import drift
-from .lang.strings import text
-from .lang.translations import SOURCE
-from .page.context import Page
-from .page.markup import escape
+from ...core import drift
+from ..lang.strings import text
+from ..lang.translations import SOURCE
+from ..page.context import Page
+from ..page.markup import escape
 
 
 def diff_id(snippet_id: str) -> str:

@@ -15,13 +15,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core import atlas_drift, drift
-from ..core.records import Record
+from ...core import atlas_drift, drift
+from ...core.records import Record
+from ..lang.strings import STRINGS, text
+from ..page.context import Page, Problem, Rendered
+from ..page.directives import Directive
+from ..page.markup import admonition, escape
 from .atlas_text import COMPOSITES, INDUCTOR, legend, since_line, summary
-from .lang.strings import STRINGS, text
-from .page.context import Page, Problem, Rendered
-from .page.directives import Directive
-from .page.markup import admonition, escape
 
 DATA = "atlas/"  # the artifacts of the atlas snippet: atlas/<shard>.jsonl
 
