@@ -1,6 +1,6 @@
-"""MkDocs loads this file (``hooks:`` in mkdocs.yml); the adapter is phase25.site.adapter."""
+"""MkDocs loads this file (``hooks:`` in mkdocs.yml); the adapter is phase25.site.hosts.adapter."""
 
-from phase25.site.adapter import (
+from phase25.site.hosts.adapter import (
     on_files,
     on_page_content,
     on_page_markdown,

@@ -22,7 +22,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 from phase25.core import bounded, names, paths, records, snippets
 from phase25.core.errors import SourceError
-from phase25.site import adapter, site_files
+from phase25.site.hosts import adapter, site_files
 from phase25.site.page.highlight import Highlighter
 from test_atlas import overload
 

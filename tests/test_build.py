@@ -234,7 +234,7 @@ def test_a_build_executes_each_stale_run_once_and_refuses_a_snippet_that_writes_
 
 def test_an_outdated_translation_shows_a_notice(tmp_path):
     """In-process: the notice is rendered by the adapter from the translation's freshness."""
-    from phase25.site import adapter as site
+    from phase25.site.hosts import adapter as site
     from phase25.site.lang import translations
 
     docs = tmp_path / "docs"

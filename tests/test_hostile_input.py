@@ -15,7 +15,7 @@ import pytest
 from phase25.core import header, names, normalize, records, snippets
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
-from phase25.site import site_files
+from phase25.site.hosts import site_files
 from phase25.site.page import directives, page_source
 from phase25.site.page.markup import escape
 

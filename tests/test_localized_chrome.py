@@ -4,8 +4,8 @@ and the prompts of a lab's code cells, on the Spanish pages as on the English on
 from __future__ import annotations
 
 import pytest
+from phase25.site.hosts.workarounds import notebook_prompts
 from phase25.site.lang.provenance_text import cpu_model_text
-from phase25.site.workarounds import notebook_prompts
 
 
 @pytest.mark.parametrize(

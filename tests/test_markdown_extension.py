@@ -6,7 +6,7 @@ import re
 
 import markdown
 from conftest import REPO
-from phase25.site.markdown_extension import SnippetExtension
+from phase25.site.hosts.markdown_extension import SnippetExtension
 from phase25.site.page import page_source
 
 EXTENSIONS = ["admonition", "attr_list", "md_in_html", "pymdownx.details", "pymdownx.superfences"]

@@ -1,7 +1,7 @@
 """Material's search index is the same whether its parser sees a page's code spans or not.
 
 The build hands the search plugin each page without the ``<span>`` tags of its ``<pre>`` blocks
-(``phase25.site.search_input``): these tests build the index both ways, with the plugin's own
+(``phase25.site.hosts.search_input``): these tests build the index both ways, with the plugin's own
 ``SearchIndex``, and compare every entry — on the ways a page could make the two differ, on the
 heaviest pages rendered in-process, and on the notebook pages of the built site.
 """
@@ -17,7 +17,7 @@ from conftest import REPO
 from material.plugins.search.plugin import SearchIndex
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import search_input
+from phase25.site.hosts import search_input
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter

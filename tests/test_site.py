@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from mkdocs.exceptions import PluginError
-from phase25.site import adapter as site
+from phase25.site.hosts import adapter as site
 
 
 class Config(SimpleNamespace):
@@ -60,7 +60,7 @@ def test_a_malformed_directive_names_the_page_and_its_line_in_the_source_file(to
 
 def test_sitemaps_are_split_per_language_once_however_often_the_hook_runs(tmp_path):
     """static-i18n writes one sitemap of both languages and runs the post-build hook once per language."""
-    from phase25.site import workarounds
+    from phase25.site.hosts import workarounds
 
     url = "https://example.org/p/"
     both = "".join(

@@ -4,7 +4,7 @@ MkDocs reaches the renderer through its events (:mod:`adapter`); any other engin
 Python-Markdown (ProperDocs does, a future Zensical adapter would) can load this extension instead::
 
     import markdown
-    from phase25.site.markdown_extension import SnippetExtension
+    from phase25.site.hosts.markdown_extension import SnippetExtension
 
     html = markdown.markdown(text, extensions=["admonition", SnippetExtension(lang="es")])
     problems = extension.problems  # what a strict build refuses, with the page's lines
@@ -22,12 +22,12 @@ from markdown import Extension, Markdown
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 
-from ..core.catalog import Catalog
-from ..core.paths import DEFAULT_LAYOUT, Layout
-from .kinds import assemble
-from .page import directives
-from .page.context import Page, Problem
-from .page.highlight import Highlighter
+from ...core.catalog import Catalog
+from ...core.paths import DEFAULT_LAYOUT, Layout
+from ..kinds import assemble
+from ..page import directives
+from ..page.context import Page, Problem
+from ..page.highlight import Highlighter
 
 
 class _TakeOut(Preprocessor):

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from .lang import strings
+from ..lang import strings
 
 log = logging.getLogger("mkdocs.plugins.phase25")
 

@@ -19,20 +19,21 @@ from typing import TYPE_CHECKING
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from ..core.catalog import Catalog, archived, judged_torch
-from ..core.errors import Interrupted, SourceError
-from ..core.names import refuse_links
-from ..core.paths import Layout
-from ..run import plan, pool
-from . import labs, search_input, site_files, workarounds
-from .downloads import reproduce_files
-from .kinds import assemble
-from .lang import strings, translations
-from .page.context import Page
-from .page.highlight import Highlighter
-from .page.markup import admonition, escape
-from .page.page_source import FRONT_MATTER
-from .published import outside_files, published_url
+from ...core.catalog import Catalog, archived, judged_torch
+from ...core.errors import Interrupted, SourceError
+from ...core.names import refuse_links
+from ...core.paths import Layout
+from ...run import plan, pool
+from .. import labs
+from ..kinds import assemble
+from ..lang import strings, translations
+from ..page.context import Page
+from ..page.highlight import Highlighter
+from ..page.markup import admonition, escape
+from ..page.page_source import FRONT_MATTER
+from ..published import outside_files, published_url
+from . import search_input, site_files, workarounds
+from .files import reproduce_files
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.atomic import write_atomic_bytes
-from ..core.errors import SourceError
-from ..core.names import inside, problem_with
+from ...core.atomic import write_atomic_bytes
+from ...core.errors import SourceError
+from ...core.names import inside, problem_with
 
 
 def write(site: Path, name: str, content: str | bytes) -> Path:

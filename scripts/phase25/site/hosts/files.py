@@ -3,10 +3,11 @@ atlas's data, each claimed by the one thing it comes from (see :class:`site_file
 
 from __future__ import annotations
 
-from ..core.catalog import Catalog
-from . import reproduce_kit, site_files
-from .kinds import atlas
-from .published import source_url
+from ...core.catalog import Catalog
+from .. import reproduce_kit
+from ..kinds import atlas
+from ..published import source_url
+from . import site_files
 
 
 def reproduce_files(
