@@ -272,7 +272,7 @@ def test_what_is_no_readable_tar_gz_is_one_line(toy, tmp_path, capsys, make):
 
 def test_a_helper_that_links_out_of_the_repository_never_reaches_a_reproduce_kit(toy, tmp_path):
     """A `_helper.py` beside the snippets, linked to a file outside: the kit carried that file to every reader."""
-    from phase25.site import reproduce_kit
+    from phase25.site.downloads import reproduce_kit
 
     toy.add("page/a", "print(1)\n")
     secret = tmp_path / "secret.txt"
@@ -283,7 +283,7 @@ def test_a_helper_that_links_out_of_the_repository_never_reaches_a_reproduce_kit
 
 
 def test_a_record_that_links_out_of_the_repository_never_reaches_a_reproduce_kit(toy, tmp_path):
-    from phase25.site import reproduce_kit
+    from phase25.site.downloads import reproduce_kit
 
     toy.add("page/a", "print(1)\n")
     secret = tmp_path / "secret.json"

@@ -20,7 +20,7 @@ from phase25.core import bounded, cells, environment, normalize
 from phase25.core.catalog import Catalog
 from phase25.core.devices import LOCAL
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import labs
+from phase25.site.downloads import labs
 from phase25.site.page import directives
 
 pytestmark = pytest.mark.slow

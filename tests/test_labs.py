@@ -11,7 +11,7 @@ from conftest import REPO
 from phase25.core import cells
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import labs
+from phase25.site.downloads import labs
 
 DOCS = REPO / "docs"
 LABS = labs.find(DOCS)

@@ -13,7 +13,7 @@ import pytest
 from phase25.core import bounded
 from phase25.core.catalog import Catalog, installed_torch
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site import reproduce_kit
+from phase25.site.downloads import reproduce_kit
 
 pytestmark = pytest.mark.slow
 

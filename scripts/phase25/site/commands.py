@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..core.catalog import Catalog
 from ..core.paths import Layout
-from . import labs as lab_notebooks
+from .downloads import labs as lab_notebooks
 from .lang import translations as spanish
 
 

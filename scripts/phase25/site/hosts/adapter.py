@@ -24,14 +24,14 @@ from ...core.errors import Interrupted, SourceError
 from ...core.names import refuse_links
 from ...core.paths import Layout
 from ...run import plan, pool
-from .. import labs
+from ..downloads import labs
+from ..downloads.published import outside_files, published_url
 from ..kinds import assemble
 from ..lang import strings, translations
 from ..page.context import Page
 from ..page.highlight import Highlighter
 from ..page.markup import admonition, escape
 from ..page.page_source import FRONT_MATTER
-from ..published import outside_files, published_url
 from . import search_input, site_files, workarounds
 from .files import reproduce_files
 

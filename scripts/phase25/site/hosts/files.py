@@ -4,9 +4,9 @@ atlas's data, each claimed by the one thing it comes from (see :class:`site_file
 from __future__ import annotations
 
 from ...core.catalog import Catalog
-from .. import reproduce_kit
+from ..downloads import reproduce_kit
+from ..downloads.published import source_url
 from ..kinds import atlas
-from ..published import source_url
 from . import site_files
 
 

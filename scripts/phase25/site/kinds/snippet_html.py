@@ -12,14 +12,14 @@ import re
 from ...core import compare
 from ...core.catalog import Standing
 from ...core.records import OMITTED, Record
-from .. import reproduce_kit
+from ..downloads import reproduce_kit
+from ..downloads.published import MANY, outside_files, published_url, source_url
 from ..lang.provenance_text import provenance_line
 from ..lang.strings import count, text
 from ..page import review
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import admonition, body_slot, escape, inline_code
-from ..published import MANY, outside_files, published_url, source_url
 from . import changed_mark, diagrams
 
 LONG_OUTPUT_LINES = 100

@@ -27,16 +27,16 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core import cells
-from ..core.atomic import write_atomic
-from ..core.catalog import Catalog
-from ..core.devices import LOCAL
-from ..core.names import read_inside
-from ..core.records import Record
-from ..core.snippets import dependency_files
-from .lang import strings
-from .lang.provenance_text import provenance_line
-from .page import directives, page_source
+from ...core import cells
+from ...core.atomic import write_atomic
+from ...core.catalog import Catalog
+from ...core.devices import LOCAL
+from ...core.names import read_inside
+from ...core.records import Record
+from ...core.snippets import dependency_files
+from ..lang import strings
+from ..lang.provenance_text import provenance_line
+from ..page import directives, page_source
 
 SUFFIX = ".lab.md"
 

@@ -13,12 +13,12 @@ import zipfile
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from ..core import records
-from ..core.catalog import Catalog
-from ..core.names import read_inside, refuse_links
-from ..core.snippets import Snippet, dependency_files
+from ...core import records
+from ...core.catalog import Catalog
+from ...core.names import read_inside, refuse_links
+from ...core.snippets import Snippet, dependency_files
 
-CORE = Path(__file__).resolve().parents[1] / "core"
+CORE = Path(__file__).resolve().parents[2] / "core"
 LAUNCHER = '''"""Run a snippet of this page as the site did, and compare its output with the site's record.
 
     python reproduce.py <snippet id>      (e.g. python reproduce.py {example})
