@@ -603,20 +603,100 @@ def test_lab_notebook_switches_language_and_diagrams_are_drawn_without_a_script(
     assert page.locator("script[src*=mermaid]").count() == 0
 
 
+WIDE_OUTPUTS = """() => [...document.querySelectorAll('.tabbed-block:first-of-type .snippet-output pre > code')]
+    .filter(code => code.offsetParent !== null)
+    .map(code => ({cols: Math.max(...code.innerText.split('\\n').map(l => l.length)),
+                   scroll: code.scrollWidth, client: code.clientWidth,
+                   size: parseFloat(getComputedStyle(code).fontSize)}))"""
+
+
 def test_outputs_of_up_to_120_columns_fit_a_1400_px_screen_and_a_phone_scrolls_only_the_block(browser, served):
+    """At 1400 px an output of up to 120 columns shows whole in its box (the code box, the one that scrolls);
+    on a phone it scrolls inside that box and the page does not. Its text is at least 12 px at both widths."""
     base, _ = served
     for width, fits in ((1400, True), (390, False)):
         context = browser.new_context(viewport={"width": width, "height": 900})
         tab = context.new_page()
         tab.goto(f"{base}/theory/01-dispatcher-and-aten/")
-        blocks = tab.evaluate("""() => [...document.querySelectorAll('.tabbed-block:first-of-type .snippet-output pre')]
-            .filter(pre => pre.offsetParent !== null)
-            .map(pre => ({cols: Math.max(...pre.innerText.split('\\n').map(l => l.length)),
-                          scroll: pre.scrollWidth, client: pre.clientWidth}))""")
+        blocks = tab.evaluate(WIDE_OUTPUTS)
         page_width = tab.evaluate("document.documentElement.scrollWidth")
         context.close()
         wide = [b for b in blocks if 80 < b["cols"] <= 120]
         assert wide, "theory 01 has outputs wider than 80 columns"
+        scrolled = [b for b in wide if b["scroll"] > b["client"] + 1]
         if fits:
-            assert [b for b in wide if b["scroll"] > b["client"] + 1] == []
+            assert scrolled == []
+        else:
+            assert scrolled, "on a phone a wide output scrolls inside its box instead of shrinking"
+        assert [b for b in wide if b["size"] < 12 - 0.01] == [], f"output text under 12 px at {width} px"
         assert page_width <= width, f"the page itself scrolls sideways at {width} px"
+
+
+PHONE = {"width": 390, "height": 844}
+# Every visible element with text of its own whose text is rendered under 12 px: its computed font size, times
+# the scale an SVG drawing is shown at (a drawing shrunk to fit shrinks its text with it).
+SMALL_TEXT = """() => {
+    const small = [];
+    for (const el of document.body.querySelectorAll("*")) {
+        const text = [...el.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.data).join("").trim();
+        if (!text || !el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+        const box = el.getBoundingClientRect();
+        if (box.width < 1 || box.height < 1) continue;
+        let size = parseFloat(getComputedStyle(el).fontSize);
+        if (el instanceof SVGGraphicsElement) {
+            const m = el.getScreenCTM();
+            size *= Math.hypot(m.a, m.b);
+        }
+        if (size < 12 - 0.01) {
+            small.push(`${el.tagName.toLowerCase()}${[...el.classList].map(c => "." + c).join("")} `
+                       + `${size.toFixed(1)} px: ${text.slice(0, 40)}`);
+        }
+    }
+    return small;
+}"""
+
+
+def test_every_page_on_a_phone_has_no_sideways_scroll_and_no_text_under_12_px(browser, served, built_site, figures):
+    """At 390 px, on every page of both languages and the 404 page: the page is no wider than the screen
+    (a wide block scrolls inside its own box) and no visible text is rendered under 12 px."""
+    base, _ = served
+    paths = [*every_page(built_site), "no/such/page/"]
+    context = browser.new_context(viewport=PHONE)
+    tab = context.new_page()
+    widths, small = {}, {}
+    for path in paths:
+        tab.goto(f"{base}/{path}", wait_until="load")
+        widths[path] = tab.evaluate("document.documentElement.scrollWidth")
+        small[path] = tab.evaluate(SMALL_TEXT)
+    context.close()
+    figures.append(
+        f"at {PHONE['width']} px: {len(paths)} pages, the widest {max(widths.values())} px, "
+        f"{sum(len(s) for s in small.values())} texts under 12 px"
+    )
+    assert len(paths) >= 2 * 10 + 1, "every page of both languages, and the 404"
+    assert {p: w for p, w in widths.items() if w > PHONE["width"]} == {}, "pages that scroll sideways"
+    assert {p: found[:5] for p, found in small.items() if found} == {}, "texts under 12 px"
+
+
+def test_the_execution_report_is_a_table_that_scrolls_in_its_own_box_on_a_phone(browser, served):
+    """Ruled rows, a header row and padded cells on a desktop; on a phone the table scrolls inside itself."""
+    base, _ = served
+    for width, path in ((1400, "reference/execution-report/"), (390, "es/reference/execution-report/")):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        tab = context.new_page()
+        tab.goto(f"{base}/{path}")
+        table = tab.locator("table.execution-report")
+        looks = table.evaluate("""t => {
+            const cell = t.querySelector("tbody td"), head = t.querySelector("th"), style = getComputedStyle(cell);
+            return {padding: parseFloat(style.paddingLeft), rule: style.borderTopStyle,
+                    header: getComputedStyle(head).backgroundColor, scroll: t.scrollWidth, client: t.clientWidth,
+                    page: document.documentElement.scrollWidth};
+        }""")
+        context.close()
+        assert looks["padding"] >= 4 and looks["rule"] == "solid", looks
+        assert looks["header"] not in ("rgba(0, 0, 0, 0)", "transparent"), "the header row is marked"
+        assert looks["page"] <= width, f"the report widens the page at {width} px"
+        if width == 390:
+            assert looks["scroll"] > looks["client"], "on a phone the table scrolls inside its own box"
+        else:
+            assert looks["scroll"] <= looks["client"] + 1, "on a desktop the whole table shows"
