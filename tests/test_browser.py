@@ -10,6 +10,7 @@ finds Spanish pages, diagrams render on the pages that have them.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import http.server
@@ -60,12 +61,13 @@ def gzipped(path: Path) -> bytes:
     return gzip.compress(path.read_bytes(), compresslevel=6)
 
 
-@pytest.fixture(scope="module")
-def served(built_site: Path, preview_port: int):
-    prefix = site_prefix(built_site)
+@contextlib.contextmanager
+def serving(built_site: Path, prefix: str, port: int = 0):
+    """The built site served under ``prefix`` (on ``port``, or any free one), as a static host does; yields the
+    base URL, without its last slash."""
 
     class Site(http.server.SimpleHTTPRequestHandler):
-        """Serves site/ under the published prefix, text gzipped; anything else gets the site's 404 page."""
+        """Serves site/ under the prefix, text gzipped; anything else gets the site's 404 page."""
 
         def log_message(self, *args) -> None:
             pass
@@ -101,16 +103,36 @@ def served(built_site: Path, preview_port: int):
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
 
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", preview_port), functools.partial(Site, directory=str(built_site))
-    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Site, directory=str(built_site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}", prefix
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def served(built_site: Path, preview_port: int):
+    """The site served under the path it is published at (its site_url), on the port it was built for."""
+    prefix = site_prefix(built_site)
+    with serving(built_site, prefix, preview_port) as base:
+        yield base, prefix
+
+
+ELSEWHERE = "/other/prefix/"
+
+
+@pytest.fixture(scope="module")
+def served_elsewhere(built_site: Path):
+    """The same build served under another path, as a preview, a fork or a copy of the site is: nothing may
+    depend on the path in its site_url."""
+    with serving(built_site, ELSEWHERE) as base:
+        yield base, ELSEWHERE
 
 
 @pytest.fixture(scope="module")
@@ -463,11 +485,12 @@ def test_a_translation_leaves_out_only_kinds_of_text_its_english_twin_checked(pa
 
 
 def test_the_404_page_helps_in_both_languages(page, served):
-    base, prefix = served
+    base, _ = served
     response = page.goto(f"{base}/no/such/page/")
     assert response.status == 404
     assert "Page not found · Página no encontrada" in page.locator("h1").inner_text()
-    assert page.locator(f'a[href="{prefix}es/"]').count() >= 1
+    spanish = page.locator('a[hreflang="es"]').evaluate_all("links => links.map(a => a.href)")
+    assert f"{base}/es/" in spanish and f"{base}/es/reference/execution-report/" in spanish
 
 
 def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keyboard(page, served):
@@ -700,3 +723,47 @@ def test_the_execution_report_is_a_table_that_scrolls_in_its_own_box_on_a_phone(
             assert looks["scroll"] > looks["client"], "on a phone the table scrolls inside its own box"
         else:
             assert looks["scroll"] <= looks["client"] + 1, "on a desktop the whole table shows"
+
+
+SWITCHER = """() => Object.fromEntries([...document.querySelectorAll('a.md-select__link')]
+    .map(a => [a.hreflang, a.href]))"""
+
+
+def test_language_links_and_the_404_page_hold_wherever_the_site_is_served(browser, served, served_elsewhere):
+    """Under the path the site was built for and under another one: the home pages' language links lead to
+    the other home page, and the 404 page loads its stylesheets and links to the site's own home pages.
+
+    Under another path the browser may guess a file of the 404 page from the path the site was built for (its
+    preload scanner reads the page's <base> before the page's script has pointed it at the root the site is
+    served from): those guesses are the only loads that may fail there."""
+    _, built = served
+    for base, _ in (served, served_elsewhere):
+        guessed = urlparse(base)._replace(path=built).geturl()
+        context = browser.new_context()
+        tab = context.new_page()
+        failed = []
+        tab.on(
+            "response",
+            lambda r, failed=failed: (
+                failed.append(f"{r.url} ({r.status})")
+                if r.status >= 400 and r.request.resource_type in ("stylesheet", "script", "image", "font")
+                else None
+            ),
+        )
+        homes = {"en": f"{base}/", "es": f"{base}/es/"}
+        for lang, other in (("en", "es"), ("es", "en")):
+            assert tab.goto(homes[lang]).status == 200
+            assert tab.evaluate(SWITCHER) == homes, f"the language links of {homes[lang]}"
+            switch_to(tab, other)
+            tab.wait_for_url(homes[other])
+            assert tab.locator("html").get_attribute("lang") == other
+            assert "Page not found" not in tab.locator("h1").first.inner_text()
+        assert tab.goto(f"{base}/no/such/page/").status == 404
+        sheets = tab.evaluate("[...document.styleSheets].filter(s => s.href).map(s => [s.href, s.cssRules.length])")
+        assert len(sheets) >= 3 and all(href.startswith(f"{base}/assets/") and rules for href, rules in sheets), sheets
+        assert tab.evaluate("getComputedStyle(document.querySelector('.md-header')).position") == "sticky", "unstyled"
+        assert tab.evaluate(SWITCHER) == homes, "the 404 page's language links"
+        spanish = tab.locator('article a[hreflang="es"]').evaluate_all("links => links.map(a => a.href)")
+        assert spanish == [f"{base}/es/", f"{base}/es/reference/execution-report/"]
+        context.close()
+        assert [f for f in failed if base == served[0] or not f.startswith(guessed)] == [], base
