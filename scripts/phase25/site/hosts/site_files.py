@@ -22,7 +22,7 @@ def write(site: Path, name: str, content: str | bytes) -> Path:
     if not inside(target, site):  # a link in site/ that leads elsewhere
         raise SourceError(f"site/{name}", "not written: it would land outside the site folder")
     data = content.encode("utf-8") if isinstance(content, str) else content
-    write_atomic_bytes(target, data, shown_as=f"site/{name}")
+    write_atomic_bytes(target, data, shown_as=f"site/{name}", durable=False)  # the next build makes it again
     return target
 
 

@@ -175,13 +175,13 @@ def drift_report(directive: Directive, page: Page) -> Rendered:
     """A drift report: one row per snippet with its kind of change, each diff one click away."""
     name = directive.arg or ""
     try:
-        report = drift.load(page.layout.root, name)
+        report, found = drift.checked(page.layout.root, name)
     except (OSError, ValueError) as exc:
         return Rendered(
             admonition("failure", "Drift report", escape(str(exc))),
             [Problem(directive.line, f"drift report {name!r} cannot be read: {exc}")],
         )
-    problems = [Problem(directive.line, f"drift report {name}: {p}") for p in drift.problems(report)]
+    problems = [Problem(directive.line, f"drift report {name}: {p}") for p in found]
     if problems:
         return Rendered(admonition("failure", "Drift report", escape(problems[0].message)), problems)
     rows, details = _drift_rows(report, page)
