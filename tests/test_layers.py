@@ -5,6 +5,12 @@ tools/ may import them all, and nothing imports tools/. core/ and run/ import th
 at module level (run/ may import torch inside a function: the snippet's process has it). The command line
 imports core/ and run/ and finds every other command in its table, when that command runs.
 
+Inside site/, every module lives in a room of one concern, and the rooms are layered the same way: page/
+(one page: its source, its directives, what a renderer is given) imports no other room; lang/ imports page/;
+downloads/ imports page/ and lang/; kinds/ (the renderers) imports those three; hosts/ (MkDocs' events, the
+Python-Markdown extension, the built site's files) imports them all. No room imports hosts/ or the modules
+left at site/'s top (``commands``), so the rooms import each other without a cycle.
+
 The second half runs the GPU machine's case here: an interpreter with torch (and what torch itself needs)
 and nothing else runs ``python -m phase25 run``, packs an archive, and ``scripts/capture_gpu.sh`` says
 plainly that there is no CUDA device instead of ending in a traceback.
@@ -34,6 +40,9 @@ MAY_IMPORT = {
     "tools": {"core", "run", "site", "tools"},
     "": {"", "core", "run"},
 }
+SITE = PACKAGE / "site"
+ROOMS = ("page", "lang", "downloads", "kinds", "hosts")  # bottom first: a room imports only the rooms before it
+ROOM_MAY_IMPORT = {room: set(ROOMS[: ROOMS.index(room) + 1]) for room in ROOMS} | {"": {"", *ROOMS}}
 STDLIB_ONLY = ("core", "run", "")  # at module level: what the GPU machine's bare Python must import
 LATE_THIRD_PARTY = {"run": {"torch", "triton"}}  # imported inside functions, in the snippet's process
 
@@ -74,6 +83,51 @@ def test_each_folder_imports_only_the_folders_below_it(module):
             continue
         theirs = parts[1] if parts[1] in FOLDERS else ""
         assert theirs in MAY_IMPORT[mine], f"{module.relative_to(REPO)} ({mine or 'top'}) imports {name}"
+
+
+SITE_MODULES = [m for m in MODULES if folder_of(m) == "site"]
+
+
+def room_of(path: Path) -> str:
+    """The room of a module of site/ ("" for the modules at site/'s top: its ``__init__`` and ``commands``)."""
+    rel = path.relative_to(SITE).parts
+    return rel[0] if len(rel) > 1 else ""
+
+
+def rooms_imported(module: Path) -> set[str]:
+    """The rooms of site/ a module of site/ imports ("" for a module at site/'s top)."""
+    found = set()
+    for name, _ in imports(module):
+        parts = name.split(".")
+        if parts[:2] == ["phase25", "site"]:
+            found.add(parts[2] if len(parts) > 2 and parts[2] in ROOMS else "")
+    return found
+
+
+def test_every_module_of_site_is_in_a_room_that_says_what_it_is_for():
+    assert sorted(p.name for p in SITE.glob("*.py")) == ["__init__.py", "commands.py"]
+    assert sorted(p.name for p in SITE.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(ROOMS)
+    for room in ROOMS:
+        doc = ast.get_docstring(ast.parse((SITE / room / "__init__.py").read_text(encoding="utf-8")))
+        assert doc and "\n\n" not in doc.strip(), f"site/{room}/__init__.py: one paragraph on what the room is for"
+
+
+@pytest.mark.parametrize("module", SITE_MODULES, ids=[m.relative_to(SITE).as_posix() for m in SITE_MODULES])
+def test_each_room_of_site_imports_only_the_rooms_below_it(module):
+    mine = room_of(module)
+    theirs = rooms_imported(module) - ROOM_MAY_IMPORT[mine]
+    assert not theirs, f"{module.relative_to(REPO)} ({mine or 'site/'}) imports {sorted(theirs)}"
+
+
+def test_the_rooms_of_site_import_each_other_without_a_cycle():
+    arrows: dict[str, set[str]] = {}
+    for module in SITE_MODULES:
+        arrows.setdefault(room_of(module), set()).update(rooms_imported(module) - {room_of(module)})
+    placed: list[str] = []
+    while len(placed) < len(arrows):  # take a room whose imports are all placed; none left means a cycle
+        ready = sorted(r for r in arrows if r not in placed and arrows[r] <= set(placed))
+        assert ready, f"a cycle among {sorted(set(arrows) - set(placed))}: {arrows}"
+        placed += ready
 
 
 @pytest.mark.parametrize(
