@@ -1,7 +1,8 @@
 """``python -m phase25 bench``: build and execution figures, side by side in one run (not a test).
 
 1. Warm rebuild: ``mkdocs build`` with nothing stale, against the same site whose
-   outputs are pasted in as plain code blocks (no hook at all). Target <= 1.15x.
+   outputs are pasted in as plain code blocks and its other directives as the HTML they render (no hook at
+   all), the atlas and every page included. Target <= 1.05x.
 2. Cold execution of every CPU snippet: fresh interpreters one at a time (the sum
    of single runs), fresh interpreters on all cores, and runs forked from warm
    interpreters on all cores. Targets: fresh on N cores <= 1.2x the sum / N;
@@ -58,12 +59,22 @@ def _fence(text: str) -> str:
 
 
 def make_plain_copy(target: Path) -> Path:
-    """The same site with every directive replaced by plain code blocks, and no hook."""
+    """The same site with no hook: every snippet's code and outputs pasted in as plain code blocks, and what the
+    other directives render (the atlas's list, the reports' tables) pasted in as the HTML they give, with the
+    atlas's data beside it, so that both builds carry the same pages."""
+    from ..site.kinds import atlas, renderers
+    from ..site.page.context import Page
+    from ..site.page.highlight import Highlighter
+
     copy_project(target)
     catalog = Catalog(Layout.of(target))
+    highlighter = Highlighter()
     for md in (target / "docs").rglob("*.md"):
         text = md.read_text(encoding="utf-8")
         lines = text.split("\n")
+        where = md.relative_to(target).as_posix()
+        lang = where.split("/")[1]
+        depth = len(md.relative_to(target / "docs" / lang).parts) - (md.name == "index.md") + (lang != "en")
         for directive in reversed(directives.parse(text, str(md))):
             replacement = ""
             kind = directives.KINDS[directive.kind]
@@ -75,8 +86,16 @@ def make_plain_copy(target: Path) -> Path:
                     if record:
                         blocks.append(_fence(record.stdout + record.stderr))
                 replacement = "\n".join(blocks)
+            elif not kind.body and not kind.lab_only:
+                page = Page(lang, where, catalog, highlighter, site_root="../" * depth)
+                replacement = "\n" + renderers.render(directive, page).html + "\n"
             lines[directive.line - 1 : directive.end] = [replacement]
         md.write_text("\n".join(lines), encoding="utf-8")
+    for standing in catalog.standings.values():  # the atlas's data, which the real build publishes
+        if standing.usable and standing.record is not None and standing.record.snippet == "atlas/operators":
+            for name, content in atlas.data_files(standing.record, target).items():
+                (target / "docs" / "en" / name).parent.mkdir(parents=True, exist_ok=True)
+                (target / "docs" / "en" / name).write_text(content, encoding="utf-8")
     config = (target / "mkdocs.yml").read_text(encoding="utf-8")
     (target / "mkdocs.yml").write_text(
         re.sub(r"^hooks:\n(  - .*\n)+", "", config, flags=re.MULTILINE), encoding="utf-8"
