@@ -28,6 +28,7 @@ from ..downloads import labs
 from ..downloads.published import outside_files, published_url
 from ..kinds import assemble
 from ..lang import strings, translations
+from ..page import directives
 from ..page.context import Page
 from ..page.highlight import Highlighter
 from ..page.markup import admonition, escape
@@ -50,7 +51,7 @@ class Build:
     config: MkDocsConfig
     catalog: Catalog
     highlighter: Highlighter
-    prepared: dict[str, tuple[assemble.Prepared, set[str], int]] = field(default_factory=dict)
+    prepared: dict[str, tuple[assemble.Prepared, int]] = field(default_factory=dict)
     not_found: str = ""  # the 404 page in the default language
     downloads: dict[str, labs.Lab] = field(default_factory=dict)  # notebook src_uri -> its lab
     bundles: dict[str, bytes] = field(default_factory=dict)  # notebook src_uri -> its download
@@ -58,7 +59,6 @@ class Build:
 
 
 _CURRENT: Build | None = None
-ATLAS = re.compile(r"^[ \t]*::: atlas[ \t]+(\S+)", re.MULTILINE)  # the snippets whose records own the atlas's data
 
 
 def _fail(message: str) -> PluginError:
@@ -162,15 +162,14 @@ def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, file
     except SourceError as exc:
         offset = _front_matter_lines(page)
         raise _fail(f"{where}:{(exc.line or 0) + offset}: {exc.message}") from None
-    shown = {arg for arg in re.findall(r"^[ \t]*::: snippet[ \t]+(\S+)", markdown, re.MULTILINE)}
-    _CURRENT.prepared[page.file.src_uri] = (prepared, shown, _front_matter_lines(page))
+    _CURRENT.prepared[page.file.src_uri] = (prepared, _front_matter_lines(page))
     return prepared.markdown
 
 
 def on_page_content(html: str, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
     assert _CURRENT is not None
-    prepared, shown, offset = _CURRENT.prepared.pop(page.file.src_uri)
-    html, late = assemble.finish(html, prepared, shown)
+    prepared, offset = _CURRENT.prepared.pop(page.file.src_uri)
+    html, late = assemble.finish(html, prepared)
     for problem in sorted(prepared.problems + late, key=lambda p: p.line):
         line = f":{problem.line + offset}" if problem.line else ""
         log.warning("docs/%s%s: %s", page.file.src_uri, line, problem.message)
@@ -245,6 +244,12 @@ def on_post_build(config: MkDocsConfig) -> None:
         raise _fail(str(exc)) from None
 
 
+def _atlases(docs: Path) -> set[str]:
+    """The snippets whose records own the atlas's data: those an ``::: atlas`` directive of a page names."""
+    found = [directives.parse(p.read_text(encoding="utf-8"), f"docs/{p.relative_to(docs)}") for p in docs.rglob("*.md")]
+    return {snippet for page in found for snippet in directives.shown(page, "atlas")}
+
+
 def _claims(build: Build) -> site_files.Owners:
     """Every file this package adds to the site, each claimed by its one owner, MkDocs' own files claimed first."""
     owners = site_files.Owners()
@@ -258,9 +263,7 @@ def _claims(build: Build) -> site_files.Owners:
                 owners.claim(published_url(record, n), f"{owner}, its published {n}", c)
             for path, content in outside_files(record).items():
                 owners.claim(path, f"{owner}, its artifact {path.rsplit('/', 1)[1].removesuffix('.txt')}", content)
-    docs = Path(build.config.docs_dir)
-    atlases = {m for page in docs.rglob("*.md") for m in ATLAS.findall(page.read_text(encoding="utf-8"))}
-    reproduce_files(build.catalog, owners, atlases)
+    reproduce_files(build.catalog, owners, _atlases(Path(build.config.docs_dir)))
     for src_uri, lab in build.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
         folder = Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
         owners.claim(f"{folder.as_posix()}/{labs.download_name(lab)}", f"the lab docs/{src_uri}", _bundle(src_uri))

@@ -25,7 +25,6 @@ from markdown.preprocessors import Preprocessor
 from ...core.catalog import Catalog
 from ...core.paths import DEFAULT_LAYOUT, Layout
 from ..kinds import assemble
-from ..page import directives
 from ..page.context import Page, Problem
 from ..page.highlight import Highlighter
 
@@ -39,7 +38,6 @@ class _TakeOut(Preprocessor):
         text = "\n".join(lines)
         page = self.extension.page()
         self.extension.prepared = assemble.prepare(text, page)
-        self.extension.shown = {d.arg for d in directives.parse(text, page.where) if d.kind == "snippet" and d.arg}
         return self.extension.prepared.markdown.split("\n")
 
 
@@ -52,7 +50,7 @@ class _PutBack(Postprocessor):
         prepared = self.extension.prepared
         if prepared is None:
             return text
-        html, late = assemble.finish(text, prepared, self.extension.shown)
+        html, late = assemble.finish(text, prepared)
         self.extension.problems = sorted(prepared.problems + late, key=lambda p: p.line)
         return html
 
@@ -74,7 +72,6 @@ class SnippetExtension(Extension):
         self.catalog = Catalog.here(layout)
         self.highlighter = Highlighter()
         self.prepared: assemble.Prepared | None = None
-        self.shown: set[str] = set()
         self.problems: list[Problem] = []
 
     def page(self) -> Page:
@@ -89,7 +86,7 @@ class SnippetExtension(Extension):
         md.registerExtension(self)
 
     def reset(self) -> None:
-        self.prepared, self.shown, self.problems = None, set(), []
+        self.prepared, self.problems = None, []
 
 
 def makeExtension(**kwargs: Any) -> SnippetExtension:

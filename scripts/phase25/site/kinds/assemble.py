@@ -35,12 +35,13 @@ class Prepared:
     problems: list[Problem] = field(default_factory=list)
     body_lines: dict[int, int] = field(default_factory=dict)  # body number -> its directive's line
     body_targets: dict[int, str] = field(default_factory=dict)  # body number -> snippet id
+    shown: set[str] = field(default_factory=set)  # the snippets the page shows (directives.shown)
 
 
 def prepare(markdown: str, page: Page) -> Prepared:
     """Render every directive of a page; a malformed directive raises SourceError (file and line)."""
     found = directives.parse(markdown, page.where)
-    prepared = Prepared(markdown)
+    prepared = Prepared(markdown, shown=directives.shown(found))
     for number, directive in enumerate(found):
         if directive.kind in directives.WITH_BODY:
             page.bodies.setdefault((directive.kind, *directive.target), []).append(number)
@@ -69,8 +70,8 @@ def prepare(markdown: str, page: Page) -> Prepared:
     return prepared
 
 
-def finish(html: str, prepared: Prepared, shown: set[str]) -> tuple[str, list[Problem]]:
-    """Fill the placeholders; ``shown`` is the snippets the page shows (bodies need theirs)."""
+def finish(html: str, prepared: Prepared) -> tuple[str, list[Problem]]:
+    """Fill the placeholders; a body needs its snippet among those the page shows (``prepared.shown``)."""
     problems: list[Problem] = []
     seen: set[int] = set()
 
@@ -90,7 +91,7 @@ def finish(html: str, prepared: Prepared, shown: set[str]) -> tuple[str, list[Pr
     html = _BODY.sub(take, html)
     html = _BODY_SLOT.sub(lambda m: f'<div class="device-note">{bodies.get(int(m.group(1)), "")}</div>', html)
     for number, snippet_id in prepared.body_targets.items():
-        if snippet_id not in shown:
+        if snippet_id not in prepared.shown:
             problems.append(
                 Problem(prepared.body_lines[number], f"a note on {snippet_id}, which this page does not show")
             )
@@ -105,6 +106,5 @@ def render_markdown(markdown: str, page: Page, extensions: list | None = None) -
     converter = md.Markdown(
         extensions=extensions or ["admonition", "attr_list", "md_in_html", "pymdownx.details", "pymdownx.superfences"]
     )
-    shown = {d.arg for d in directives.parse(markdown, page.where) if d.kind == "snippet"}
-    html, problems = finish(converter.convert(prepared.markdown), prepared, {s for s in shown if s})
+    html, problems = finish(converter.convert(prepared.markdown), prepared)
     return html, prepared.problems + problems

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ...core.devices import DEVICES
@@ -113,3 +114,11 @@ def parse(markdown: str, where: str = "page") -> list[Directive]:
             skip_until = end
         found.append(Directive(number, match.group("indent"), kind, args, body, end))
     return found
+
+
+def shown(found: Iterable[Directive], kind: str = "snippet") -> set[str]:
+    """What a page shows through its ``kind`` directives, from those :func:`parse` found: the snippets of its
+    ``::: snippet`` lines, or with ``kind="atlas"`` the records its atlas reads. The one answer for the renderer,
+    the notes' check and the published data: a line in fenced code, in an HTML comment or in a note's body is no
+    directive, so it shows nothing."""
+    return {d.arg for d in found if d.kind == kind and d.arg}
