@@ -1,6 +1,7 @@
 """MkDocs loads this file (``hooks:`` in mkdocs.yml); the adapter is phase25.site.hosts.adapter."""
 
 from phase25.site.hosts.adapter import (
+    on_config,
     on_files,
     on_page_content,
     on_page_markdown,
@@ -11,6 +12,7 @@ from phase25.site.hosts.adapter import (
 )
 
 __all__ = [
+    "on_config",
     "on_files",
     "on_page_content",
     "on_page_markdown",

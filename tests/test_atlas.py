@@ -233,3 +233,20 @@ def test_each_entry_says_what_it_registers_differently_since_the_last_upgrade(at
     html, _ = render_markdown("::: atlas atlas/operators\n", page(atlas_project))
     assert html.count('data-changed="1"') == 2 and "changed since 1.0.0+cpu" in html
     assert "1 overloads added, 1 removed (aten::gone), 1 register other kernels" in html
+
+
+def test_an_archived_release_shows_what_an_earlier_atlas_read_off_the_registry_and_says_why(atlas_project, monkeypatch):
+    record = records.load(atlas_project.layout, "atlas/operators", "cpu")
+    earlier = {"name": "aten::abs", "kernels": {"CPU": "x.cpp"}, "walks": {"call": ["AutogradCPU:autograd kernel"]}}
+    record.artifacts = {"atlas/aten-a.jsonl": json.dumps(earlier) + "\n"}
+    records.save(atlas_project.layout, record)
+    _, problems = render_markdown("::: atlas atlas/operators\n", page(atlas_project))
+    assert problems and "has no" in problems[0].message  # the current release: a problem, as ever
+    monkeypatch.setenv("PHASE25_ARCHIVED", "1")
+    for lang, said in (("en", "recorded by an earlier version"), ("es", "una versión anterior del fragmento")):
+        html, problems = render_markdown("::: atlas atlas/operators\n", page(atlas_project, lang))
+        assert problems == [] and said in html and "aten::abs" in html and "AutogradCPU:autograd" not in html
+    record.artifacts = {"atlas/aten-a.jsonl": '{"name": "aten::abs", "kernels": "CPU"}\n'}  # no earlier format
+    records.save(atlas_project.layout, record)
+    _, problems = render_markdown("::: atlas atlas/operators\n", page(atlas_project))
+    assert problems and "refused" in problems[0].message

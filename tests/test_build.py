@@ -234,7 +234,6 @@ def test_a_build_executes_each_stale_run_once_and_refuses_a_snippet_that_writes_
 
 def test_an_outdated_translation_shows_a_notice(tmp_path):
     """In-process: the notice is rendered by the adapter from the translation's freshness."""
-    from phase25.site.hosts import adapter as site
     from phase25.site.lang import translations
 
     docs = tmp_path / "docs"
@@ -242,14 +241,11 @@ def test_an_outdated_translation_shows_a_notice(tmp_path):
         (docs / lang).mkdir(parents=True)
     (docs / "en/index.md").write_text("# Title\n\nA sentence added after the translation.\n")
     (docs / "es/index.md").write_text("---\ntranslation_of: 000000000000\n---\n# Título\n")
-    assert translations.freshness(docs, "index.md").startswith("translates English revision 000000000000")
+    assert translations.freshness(docs, "index.md", "es").startswith("translates English revision 000000000000")
 
-    class Page:
-        url = "es/"
-        file = type("F", (), {"src_uri": "es/index.md"})()
-
-    notice = site._translation_notice(Page(), type("C", (), {"docs_dir": str(docs)})())
+    notice = translations.notice(docs, "es/index.md", "es/")
     assert "Traducción desactualizada" in notice and 'href="../"' in notice
+    assert translations.notice(docs, "en/index.md", "") == ""  # an original carries none
 
 
 def test_the_spanish_pages_hold_none_of_the_themes_english_and_the_404_no_double_slash(built_site):

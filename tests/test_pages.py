@@ -99,7 +99,7 @@ def test_freshness_flags_an_edited_english_page_until_restamped(docs_copy):
     english.write_text(english.read_text() + "\nOne more sentence.\n")
     [issue] = translations.outdated(docs_copy)
     assert issue.page == "es/index.md" and "the English page is now" in issue.message
-    translations.stamp(docs_copy, "index.md")
+    translations.stamp(docs_copy, "index.md", "es")
     assert translations.outdated(docs_copy) == []
     stamped = page_source.front_matter((docs_copy / "es" / "index.md").read_text())["translation_of"]
     assert stamped == page_source.revision(english)

@@ -49,7 +49,7 @@ def test_a_report_gets_a_page_in_each_language_and_a_translated_place_in_the_nav
     for lang in ("en", "es"):
         page = (project / "docs" / lang / "reference" / "drift-torch-9.9.9.md").read_text(encoding="utf-8")
         assert f"::: drift-report {name}\n" in page and f"torch {pin} → 9.9.9" in page
-    assert translations.freshness(project / "docs", "reference/drift-torch-9.9.9.md") is None
+    assert translations.freshness(project / "docs", "reference/drift-torch-9.9.9.md", "es") is None
     config = (project / "mkdocs.yml").read_text(encoding="utf-8")
     assert config.count("reference/drift-torch-9.9.9.md") == 1
     titles, spanish = nav_titles(project / "mkdocs.yml"), spanish_nav_titles(project / "mkdocs.yml")

@@ -26,6 +26,16 @@ def labs(args: argparse.Namespace, layout: Layout) -> int:
     return 1 if problems else 0
 
 
+def _translated(docs: Path, page: Path) -> tuple[str, str]:
+    """(language, path inside its folder) of a translated page; any other path is refused, named."""
+    for lang in spanish.TARGETS:
+        folder = (docs / lang).resolve()
+        if page.resolve().is_relative_to(folder):
+            return lang, page.resolve().relative_to(folder).as_posix()
+    folders = ", ".join(f"docs/{lang}/" for lang in spanish.TARGETS)
+    raise ValueError(f"{page} is not a translated page (those live under {folders})")
+
+
 def translations(args: argparse.Namespace, layout: Layout) -> int:
     """``check`` reports parity and freshness problems; ``stamp`` marks pages as translating the English now."""
     docs = layout.root / "docs"
@@ -38,6 +48,6 @@ def translations(args: argparse.Namespace, layout: Layout) -> int:
     if not args.pages:
         raise ValueError("translations stamp needs the Spanish page(s), e.g. docs/es/index.md")
     for page in args.pages:
-        rel = Path(page).resolve().relative_to((docs / spanish.TARGET).resolve()).as_posix()
-        print(f"{page}: translation_of {spanish.stamp(docs, rel)}")
+        lang, rel = _translated(docs, Path(page))
+        print(f"{page}: translation_of {spanish.stamp(docs, rel, lang)}")
     return 0

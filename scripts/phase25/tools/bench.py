@@ -63,6 +63,7 @@ def make_plain_copy(target: Path) -> Path:
     other directives render (the atlas's list, the reports' tables) pasted in as the HTML they give, with the
     atlas's data beside it, so that both builds carry the same pages."""
     from ..site.kinds import atlas, renderers
+    from ..site.lang.strings import DEFAULT
     from ..site.page.context import Page
     from ..site.page.highlight import Highlighter
 
@@ -74,7 +75,7 @@ def make_plain_copy(target: Path) -> Path:
         lines = text.split("\n")
         where = md.relative_to(target).as_posix()
         lang = where.split("/")[1]
-        depth = len(md.relative_to(target / "docs" / lang).parts) - (md.name == "index.md") + (lang != "en")
+        depth = len(md.relative_to(target / "docs" / lang).parts) - (md.name == "index.md") + (lang != DEFAULT)
         for directive in reversed(directives.parse(text, str(md))):
             replacement = ""
             kind = directives.KINDS[directive.kind]
@@ -94,8 +95,8 @@ def make_plain_copy(target: Path) -> Path:
     for standing in catalog.standings.values():  # the atlas's data, which the real build publishes
         if standing.usable and standing.record is not None and standing.record.snippet == "atlas/operators":
             for name, content in atlas.data_files(standing.record, target).items():
-                (target / "docs" / "en" / name).parent.mkdir(parents=True, exist_ok=True)
-                (target / "docs" / "en" / name).write_text(content, encoding="utf-8")
+                (target / "docs" / DEFAULT / name).parent.mkdir(parents=True, exist_ok=True)
+                (target / "docs" / DEFAULT / name).write_text(content, encoding="utf-8")
     config = (target / "mkdocs.yml").read_text(encoding="utf-8")
     (target / "mkdocs.yml").write_text(
         re.sub(r"^hooks:\n(  - .*\n)+", "", config, flags=re.MULTILINE), encoding="utf-8"

@@ -31,7 +31,7 @@ from ..core.catalog import Catalog, pinned_version
 from ..core.devices import LOCAL
 from ..core.paths import Layout
 from ..run import plan, pool
-from ..site.lang import translations
+from ..site.lang import strings, translations
 from ..site.page import review as prose_review
 
 SNIPPET_PINS = ("numpy", "tlparse", "depyf", "astor", "dill", "expecttest")  # what snippets import besides torch
@@ -125,43 +125,33 @@ def merged_report(root: Path, version: str, shards: list[Path]) -> str:
     return report(root, version, into)
 
 
-PAGES = {
-    "en": (
-        "# Drift report: torch {a} → {b}\n\n"
-        "What upgrading from torch {a} to {b} changes in the site's CPU outputs: every CPU snippet was run under "
-        "torch {b} into a scratch folder of records and compared, output by output, with the committed records "
-        "made under {a}. Each change is classified by the rule stated under the summary. The pages keep showing "
-        "the {a} outputs until the pin changes; this page is reviewed, and its prose written, in the pull request "
-        "that brings the upgrade.\n\n::: drift-report {name}\n"
-    ),
-    "es": (
-        "# Informe de deriva: torch {a} → {b}\n\n"
-        "Qué cambia en las salidas de CPU del sitio al pasar de torch {a} a {b}: cada fragmento de CPU se ejecutó "
-        "con torch {b} en una carpeta de registros aparte y se comparó, salida a salida, con los registros "
-        "guardados, hechos con {a}. Cada cambio se clasifica con la regla que se indica bajo el resumen. Las "
-        "páginas siguen mostrando las salidas de {a} hasta que cambie la versión fijada; esta página se revisa, "
-        "y su texto se escribe, en la pull request que trae la actualización.\n\n::: drift-report {name}\n"
-    ),
-}
+def _translated_title(config: str, lang: str, line: str) -> str:
+    """``config`` with ``line`` added to the nav_translations of language ``lang``'s entry of the i18n plugin."""
+    entry = re.search(rf"^        - locale: {re.escape(lang)}\n(?:(?!        - ).*\n)*", config, re.MULTILINE)
+    block = entry and re.search(r"^          nav_translations:\n(?:            .*\n)+", entry.group(0), re.MULTILINE)
+    if entry is None or block is None:
+        raise ValueError(f"mkdocs.yml: the i18n entry of {lang!r} has no nav_translations to add {line!r} to")
+    at = entry.start() + block.end()
+    return config[:at] + f"            {line}\n" + config[at:]
 
 
 def write_pages(root: Path, name: str, version: str, before: str | None = None) -> None:
     """The report's page in each language, and its place in the navigation."""
     before = before or pinned(root)
-    for lang, template in PAGES.items():
+    for lang in strings.LANGUAGES:
         page = root / "docs" / lang / "reference" / f"drift-torch-{version}.md"
         if not page.exists():
-            page.write_text(template.format(a=before, b=version, name=name), encoding="utf-8")
-    translations.stamp(root / "docs", f"reference/drift-torch-{version}.md")
+            page.write_text(strings.text(lang, "drift_page", a=before, b=version, name=name), encoding="utf-8")
+    for lang in translations.TARGETS:
+        translations.stamp(root / "docs", f"reference/drift-torch-{version}.md", lang)
     config = root / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     entry = f'      - "Drift: torch {before} → {version}": reference/drift-torch-{version}.md\n'
     if entry not in text:
         text = re.sub(r"(  - Reference:\n(?:      - .*\n)+)", lambda m: m.group(1) + entry, text, count=1)
-        translation = f'            "Drift: torch {before} → {version}": "Deriva: torch {before} → {version}"\n'
-        text = re.sub(
-            r"(          nav_translations:\n(?:            .*\n)+)", lambda m: m.group(1) + translation, text, count=1
-        )
+        for lang in translations.TARGETS:
+            title = strings.text(lang, "nav_drift", a=before, b=version)
+            text = _translated_title(text, lang, f'"Drift: torch {before} → {version}": "{title}"')
         config.write_text(text, encoding="utf-8")
 
 

@@ -22,13 +22,14 @@ from pathlib import Path
 
 from ..core import bounded
 from ..core.catalog import pinned_torch
+from ..site.lang import strings, translations
 
 GIT_S, DEPLOY_S = 120, 3600  # seconds: one git command, one mike deploy (a strict build of the whole site)
 VERSIONED_CONFIG = "mkdocs.versioned.yml"
 TAG = re.compile(r"torch-[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}")  # a release tag, as `make versions PREVIOUS=` names it
 BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # the branch the versions are committed to
-REDIRECT = (
-    '<!DOCTYPE html>\n<html lang="es"><head><meta charset="utf-8"><title>Versión</title>'
+REDIRECT = (  # the selector's stub for a translated page (see share_versions_list), in that page's language
+    '<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
     '<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}"></head>'
     '<body><a href="{target}">{target}</a></body></html>\n'
 )
@@ -120,6 +121,9 @@ def share_versions_list(root: Path, branch: str) -> None:
     is the branch's root, ``../2.13/`` the other version), one level short for Spanish ones (``2.15/es/`` ->
     ``2.15/versions.json``, ``2.15/2.13/``). So each version gets a copy of the root list, and a page at
     ``<version>/<other>/`` that sends the reader on to the other version's Spanish pages (no script)."""
+    # One stub per version can send a reader to one language only: the first translation's (with a third
+    # language, its pages' selector would need a stub of its own, which a static folder cannot tell apart).
+    translated = translations.TARGETS[0]
     with tempfile.TemporaryDirectory(prefix="phase25-pages-") as scratch:
         pages = Path(scratch) / "pages"
         _git(root, "worktree", "add", "--quiet", str(pages), branch)
@@ -132,7 +136,9 @@ def share_versions_list(root: Path, branch: str) -> None:
                     stub = pages / version / other / "index.html"
                     if other != version and not stub.exists():
                         stub.parent.mkdir(parents=True, exist_ok=True)
-                        stub.write_text(REDIRECT.format(target=f"../../{other}/es/"), encoding="utf-8")
+                        title = strings.text(translated, "version_title")
+                        page = REDIRECT.format(lang=translated, title=title, target=f"../../{other}/{translated}/")
+                        stub.write_text(page, encoding="utf-8")
             _git(pages, "add", "--all")
             if _git(pages, "status", "--porcelain"):
                 who = ["-c", "user.name=phase25 versions", "-c", "user.email=versions@phase25.invalid"]

@@ -217,16 +217,6 @@ COMMANDS = (
     "```bash\npython3 -m venv .venv\n.venv/bin/pip install torch=={torch} jupyter\n"
     ".venv/bin/jupyter lab {notebook}\n```"
 )
-README = {
-    "en": "# {title}\n\nThis folder runs on its own, outside the site's repository: the notebook, the Python files its "
-    "code imports and the running example's trained weights.\n\n" + COMMANDS + "\n\n"
-    "The outputs saved in the notebook were printed by the site's build machine with torch {torch}; a "
-    "different torch or CPU may print other values where the notebook says so.\n",
-    "es": "# {title}\n\nEsta carpeta funciona por sí sola, fuera del repositorio del sitio: el cuaderno, los "
-    "archivos de Python que importa su código y los pesos entrenados del ejemplo conductor.\n\n" + COMMANDS + "\n\n"
-    "Las salidas guardadas en el cuaderno las imprimió la máquina que genera el sitio, con torch {torch}; "
-    "otro torch u otra CPU pueden imprimir otros valores donde el cuaderno lo indica.\n",
-}
 
 
 def download_name(lab: Lab) -> str:
@@ -250,7 +240,8 @@ def bundle(lab: Lab, catalog: Catalog) -> bytes:
             files[relative.removeprefix("scripts/")] = read_inside(path, root)
     title = page_source.headings(text)[0][1]
     torch = catalog.torch or "?"
-    files["README.md"] = README[lab.lang].format(title=title, torch=torch, notebook=lab.notebook.name).encode()
+    commands = COMMANDS.format(torch=torch, notebook=lab.notebook.name)
+    files["README.md"] = strings.text(lab.lang, "lab_readme", title=title, torch=torch, commands=commands).encode()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(files):

@@ -27,7 +27,7 @@ from ...run import plan, pool
 from ..downloads import labs
 from ..downloads.published import outside_files, published_url
 from ..kinds import assemble
-from ..lang import strings, translations
+from ..lang import languages, strings, translations
 from ..page import directives
 from ..page.context import Page
 from ..page.highlight import Highlighter
@@ -88,6 +88,16 @@ def _strict_sees_warnings(config: MkDocsConfig) -> None:
     logger = logging.getLogger("mkdocs")
     if getattr(config, "strict", False) and not logger.isEnabledFor(logging.WARNING):
         logger.setLevel(logging.WARNING)
+
+
+@event_priority(100)  # before mkdocs-static-i18n reads the selector's entries (it keeps ones a config gives)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    """The language selector's home pages, from the languages declared once (site/lang/languages.py), each given
+    relative to the site's root: each page links them relative to itself, so the selector holds wherever the site
+    is served (static-i18n would write absolute paths from site_url; it still points every other page at its
+    own translation)."""
+    config.extra["alternate"] = languages.selector()
+    return config
 
 
 def on_pre_build(config: MkDocsConfig) -> None:
@@ -173,25 +183,11 @@ def on_page_content(html: str, page: MkDocsPage, config: MkDocsConfig, files: Fi
     for problem in sorted(prepared.problems + late, key=lambda p: p.line):
         line = f":{problem.line + offset}" if problem.line else ""
         log.warning("docs/%s%s: %s", page.file.src_uri, line, problem.message)
-    if _lang(page) == translations.TARGET and (notice := _translation_notice(page, config)):
+    if notice := translations.notice(Path(config.docs_dir), page.file.src_uri, page.url):
         end = html.find("</h1>")
         at = end + len("</h1>") if end >= 0 else 0
         html = html[:at] + notice + html[at:]
     return html
-
-
-def _translation_notice(page: MkDocsPage, config: MkDocsConfig) -> str:
-    """A notice on an outdated Spanish page, linking to its English original."""
-    rel = page.file.src_uri.split("/", 1)[1]
-    reason = translations.freshness(Path(config.docs_dir), rel)
-    if reason is None:
-        return ""
-    # Built after Markdown, so static-i18n does not localize the link back to Spanish.
-    english_url = "../" * page.url.count("/") + page.url.split("/", 1)[1]
-    body = escape(strings.text(translations.TARGET, "outdated", english_url="@@URL@@"))
-    body = body.replace("[", f'<a hreflang="en" href="{english_url}">', 1)
-    body = re.sub(r"\]\(@@URL@@\)", "</a>", body)
-    return admonition("warning", strings.text(translations.TARGET, "outdated_title"), body)
 
 
 def _bundle(src_uri: str) -> bytes:
@@ -230,7 +226,8 @@ def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> s
     default language's version is kept and written back after the last pass."""
     if template_name != "404.html":
         return output
-    output = workarounds.accessible(workarounds.not_found_page(output, config.site_url), strings.DEFAULT)
+    output = workarounds.not_found_content(workarounds.not_found_page(output, config.site_url))
+    output = workarounds.accessible(output, strings.DEFAULT)
     if _CURRENT is not None and config.theme.get("language") == strings.DEFAULT:
         _CURRENT.not_found = output
     return output

@@ -25,6 +25,7 @@ from markdown.preprocessors import Preprocessor
 from ...core.catalog import Catalog
 from ...core.paths import DEFAULT_LAYOUT, Layout
 from ..kinds import assemble
+from ..lang import strings
 from ..page.context import Page, Problem
 from ..page.highlight import Highlighter
 
@@ -60,7 +61,7 @@ class SnippetExtension(Extension):
 
     def __init__(self, **kwargs: Any) -> None:
         self.config = {
-            "lang": ["en", "the page's language: en or es"],
+            "lang": [strings.DEFAULT, f"the page's language: one of {', '.join(strings.LANGUAGES)}"],
             "where": ["page.md", "the page's path, as problems name it"],
             # (a str default: Python-Markdown turns a None-default option into a boolean)
             "layout": ["", "the repository (a Layout or its path) whose snippets and records are read"],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import html
 import json
 import logging
 import re
@@ -194,6 +195,46 @@ def sitemap_per_language(site: Path, site_url: str | None, extra: list[dict[str,
         (folder / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
 
 
+NOT_FOUND = "<!-- phase25: not-found -->"
+
+
+def not_found_content(output: str) -> str:
+    """The 404 page's words in every language the site declares, from its strings: one heading, then per
+    language a paragraph and the same three ways on, each link relative to the site's root (the template's
+    ``<base>``), the default language's first."""
+
+    def said(lang: str, key: str) -> str:
+        return html.escape(strings.text(lang, key), quote=False)
+
+    def marked(lang: str, tag: str = "span", link: str = "") -> str:
+        href = f' href="{link}"' if link else ""
+        own = "" if lang == strings.DEFAULT else f' lang="{lang}"' + (f' hreflang="{lang}"' if link else "")
+        return f"<{tag}{href}{own}>"
+
+    def home(lang: str, path: str) -> str:
+        return (f"{lang}/" if lang != strings.DEFAULT else "") + path or "./"
+
+    title = " · ".join(said(lang, "not_found_title") for lang in strings.LANGUAGES)
+    parts = [f'<h1 id="not-found">{title}</h1>']
+    parts += [f"{marked(lang, 'p')}{said(lang, 'not_found_text')}</p>" for lang in strings.LANGUAGES]
+    ways = (
+        ("not_found_home", ""),
+        ("not_found_report", "reference/execution-report/"),
+        ("not_found_search", None),
+    )
+    items = []
+    for key, path in ways:
+        links = [
+            f"{marked(lang, 'a', home(lang, path))}{said(lang, key)}</a>"
+            if path is not None
+            else f"{marked(lang)}{said(lang, key)}</span>"
+            for lang in strings.LANGUAGES
+        ]
+        items.append("<li>" + " · ".join(links) + "</li>")
+    parts.append("<ul>" + "".join(items) + "</ul>")
+    return output.replace(NOT_FOUND, "\n".join(parts), 1)
+
+
 def not_found_page(output: str, site_url: str | None) -> str:
     """static-i18n leaves the last rendered page's language alternates on the 404 page; there, the
     languages' home pages are the useful alternates. The 404 page is served at any address, so its
@@ -208,13 +249,10 @@ def not_found_page(output: str, site_url: str | None) -> str:
     )
 
 
-_SEARCH_LABEL = {"en": "Search the site", "es": "Buscar en el sitio"}
-
-
 def accessible(output: str, lang: str) -> str:
     """Two gaps axe-core finds in the themes' HTML: Material's search dialog has no accessible name,
     and mkdocs-jupyter's scrollable code cells cannot be reached with the keyboard."""
-    label = _SEARCH_LABEL.get(lang, _SEARCH_LABEL[strings.DEFAULT])
+    label = strings.text(lang if lang in strings.LANGUAGES else strings.DEFAULT, "search_label")
     output = output.replace(
         '<div class="md-search" data-md-component="search" role="dialog">',
         f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{label}">',

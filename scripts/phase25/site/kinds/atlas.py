@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import atlas_drift, drift
+from ...core.catalog import archived
 from ...core.records import Record
 from ..lang.strings import STRINGS, text
 from ..page.context import Page, Problem, Rendered
@@ -203,6 +204,40 @@ def _controls(lang: str, before: str = "") -> str:
     )
 
 
+def _earlier_format(record: Record) -> list[tuple[str, list[str]]] | None:
+    """(name, keys with a kernel of their own) of each overload of a record an earlier atlas snippet made, or None
+    when the record is not one: every line an object with a name and a table of kernels, and no walk observed."""
+    found = []
+    for name, content in sorted(record.artifacts.items()):
+        if not (name.startswith(DATA) and name.endswith(".jsonl")):
+            continue
+        for line in content.splitlines():
+            try:
+                entry = json.loads(line) if line.strip() else None
+            except ValueError:
+                return None
+            if entry is None:
+                continue
+            if not (isinstance(entry, dict) and _FIELDS["name"](entry.get("name")) and "walked" not in entry):
+                return None
+            if not _FIELDS["kernels"](entry.get("kernels")):
+                return None
+            found.append((entry["name"], sorted(entry["kernels"])))
+    return found or None
+
+
+def _earlier_list(earlier: list[tuple[str, list[str]]], record: Record, lang: str) -> str:
+    """An archived release's atlas, made by an earlier atlas snippet: only what that version read off the registry
+    (the names and the keys with a kernel of their own), and why the rest is not shown."""
+    note = text(lang, "atlas_earlier", overloads=len(earlier), torch=record.provenance.get("torch", "?"))
+    items = "".join(
+        f'<li><code class="atlas-op">{escape(name)}</code> '
+        f'<span class="atlas-facts">{escape(", ".join(keys))}</span></li>'
+        for name, keys in earlier
+    )
+    return f'<div class="atlas">{admonition("note", "Atlas", escape(note))}<ul class="atlas-list">{items}</ul></div>'
+
+
 def render(directive: Directive, page: Page) -> Rendered:
     """The atlas of the snippet the directive names, from its current CPU record."""
     snippet_id = directive.arg or ""
@@ -218,6 +253,8 @@ def render(directive: Directive, page: Page) -> Rendered:
     try:
         found = entries(record)
     except Refused as exc:
+        if archived() and (earlier := _earlier_format(record)) is not None:
+            return Rendered(_earlier_list(earlier, record, page.lang))
         problem = Problem(directive.line, f"::: atlas {snippet_id}: its CPU record is refused: {exc}")
         return Rendered(admonition("failure", "Atlas", escape(problem.message)), [problem])
     before, changes, removed = since(page.layout.root, record)

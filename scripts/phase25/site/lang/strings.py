@@ -3,17 +3,18 @@
 The vocabulary follows ``GLOSSARY.md`` (snippet = «fragmento», build = «generar
 el sitio», never «compilación»). Numbers follow each language's conventions: a
 decimal comma and agreeing plurals in Spanish («1 hilo», «2 hilos», «1,2 s»).
-Each language's strings live in a module of their own (``strings_en``, ``strings_es``).
+Each language's strings live in a module of their own (``strings_en``, ``strings_es``); which languages the
+site has is declared once (:mod:`languages`).
 """
 
 from __future__ import annotations
 
-from . import strings_en, strings_es
+from .languages import declared
 
-LANGUAGES = ("en", "es")
-DEFAULT = "en"
-
-STRINGS: dict[str, dict[str, str]] = {"en": strings_en.STRINGS, "es": strings_es.STRINGS}
+LANGUAGES = tuple(language.code for language in declared())
+DEFAULT = LANGUAGES[0]
+STRINGS: dict[str, dict[str, str]] = {language.code: language.strings for language in declared()}
+_DECIMAL = {language.code: language.decimal for language in declared()}
 
 
 def text(lang: str, key: str, **values: object) -> str:
@@ -23,8 +24,7 @@ def text(lang: str, key: str, **values: object) -> str:
 
 def number(lang: str, value: float, digits: int = 1) -> str:
     """A decimal number as each language writes it: ``1.2`` in English, ``1,2`` in Spanish."""
-    written = f"{value:.{digits}f}"
-    return written.replace(".", ",") if lang == "es" else written
+    return f"{value:.{digits}f}".replace(".", _DECIMAL[lang])
 
 
 def count(lang: str, n: int, key: str) -> str:

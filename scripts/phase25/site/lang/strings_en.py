@@ -1,6 +1,26 @@
 """The site's own strings in English (see strings.py)."""
 
+DECIMAL = "."  # how a decimal number is written: 1.2
+
 STRINGS: dict[str, str] = {
+    "not_found_title": "Page not found",
+    "not_found_text": "There is no page at this address. It may have moved when the site was reorganized, or the "
+    "link you followed has a typo.",
+    "not_found_home": "Start at the orientation page",
+    "not_found_report": "Every snippet and its output: the execution report",
+    "not_found_search": "Or search the site with the box at the top of the page.",
+    "search_label": "Search the site",
+    "version_title": "Version",
+    "nav_drift": "Drift: torch {a} → {b}",
+    "drift_page": "# Drift report: torch {a} → {b}\n\nWhat upgrading from torch {a} to {b} changes in the site's CPU "
+    "outputs: every CPU snippet was run under torch {b} into a scratch folder of records and compared, output by "
+    "output, with the committed records made under {a}. Each change is classified by the rule stated under the "
+    "summary. The pages keep showing the {a} outputs until the pin changes; this page is reviewed, and its prose "
+    "written, in the pull request that brings the upgrade.\n\n::: drift-report {name}\n",
+    "lab_readme": "# {title}\n\nThis folder runs on its own, outside the site's repository: the notebook, the "
+    "Python files its code imports and the running example's trained weights.\n\n{commands}\n\nThe outputs "
+    "saved in the notebook were printed by the site's build machine with torch {torch}; a different torch or CPU "
+    "may print other values where the notebook says so.\n",
     "code": "Code",
     "theme_permalink": "Permanent link",
     "theme_copy": "Copy to clipboard",
@@ -28,6 +48,11 @@ STRINGS: dict[str, str] = {
     "reproduce": "Reproduce it on your machine: download {source}, or the kit {kit} ({size} KB: this page's "
     "snippets, the files they import, their records), then `python reproduce.py {id}`: it says what matched "
     "and shows both machines side by side.",
+    "atlas_earlier": "This release's atlas was recorded by an earlier version of the atlas snippet. Its walks, "
+    "labels and Inductor column were later found to be derived by rules that were wrong, so this archived page "
+    "lists only what that version read off the registry as it was: the {overloads} overloads torch {torch} "
+    "registered, each with the keys that hold a kernel of its own. The latest release's atlas shows every "
+    "column, each computed by torch or observed from a call.",
     "atlas_summary": "The record lists {overloads} operator overloads in {namespaces} namespaces ({aten} of "
     "them aten), registered in torch {torch} once these had run: {stages}. {cpu} have a "
     "kernel of their own under CPU, {meta} under Meta.",

@@ -1,6 +1,27 @@
 """The site's own strings in Spanish, in the vocabulary of GLOSSARY.md (see strings.py)."""
 
+DECIMAL = ","  # how a decimal number is written: 1,2
+
 STRINGS: dict[str, str] = {
+    "not_found_title": "Página no encontrada",
+    "not_found_text": "No hay ninguna página en esta dirección. Puede que se haya movido al reorganizar el sitio, o "
+    "que el enlace que seguiste tenga una errata.",
+    "not_found_home": "Empieza por la página de orientación",
+    "not_found_report": "Cada fragmento y su salida: el informe de ejecución",
+    "not_found_search": "O busca en el sitio con la caja de la parte superior de la página.",
+    "search_label": "Buscar en el sitio",
+    "version_title": "Versión",
+    "nav_drift": "Deriva: torch {a} → {b}",
+    "drift_page": "# Informe de deriva: torch {a} → {b}\n\nQué cambia en las salidas de CPU del sitio al pasar de "
+    "torch {a} a {b}: cada fragmento de CPU se ejecutó con torch {b} en una carpeta de registros aparte y se "
+    "comparó, salida a salida, con los registros guardados, hechos con {a}. Cada cambio se clasifica con la regla "
+    "que se indica bajo el resumen. Las páginas siguen mostrando las salidas de {a} hasta que cambie la versión "
+    "fijada; esta página se revisa, y su texto se escribe, en la pull request que trae la actualización.\n\n"
+    "::: drift-report {name}\n",
+    "lab_readme": "# {title}\n\nEsta carpeta funciona por sí sola, fuera del repositorio del sitio: el cuaderno, "
+    "los archivos de Python que importa su código y los pesos entrenados del ejemplo conductor.\n\n{commands}\n\n"
+    "Las salidas guardadas en el cuaderno las imprimió la máquina que genera el sitio, con torch {torch}; otro "
+    "torch u otra CPU pueden imprimir otros valores donde el cuaderno lo indica.\n",
     "code": "Código",
     "theme_permalink": "Enlace permanente",
     "theme_copy": "Copiar al portapapeles",
@@ -28,6 +49,11 @@ STRINGS: dict[str, str] = {
     "reproduce": "Reprodúcelo en tu máquina: descarga {source}, o el kit {kit} ({size} KB: los fragmentos de "
     "esta página, los archivos que importan y sus registros de ejecución), y ejecuta `python reproduce.py {id}`: "
     "dice qué coincidió y muestra las dos máquinas lado a lado.",
+    "atlas_earlier": "El atlas de esta versión lo registró una versión anterior del fragmento del atlas. Más tarde "
+    "se vio que sus recorridos, sus etiquetas y su columna de Inductor se deducían con reglas erróneas, así que "
+    "esta página archivada enumera solo lo que esa versión leyó tal cual del catálogo: las {overloads} sobrecargas "
+    "que registraba torch {torch}, cada una con las claves que tienen un kernel propio. El atlas de la última "
+    "versión muestra todas las columnas, cada una calculada por torch u observada en una llamada.",
     "atlas_summary": "El registro de ejecución enumera {overloads} sobrecargas de operadores en {namespaces} "
     "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch} tras "
     "ejecutarse: {stages}. {cpu} tienen un kernel propio bajo CPU, {meta} bajo Meta.",

@@ -1,6 +1,7 @@
-"""Bilingual bookkeeping: twin pages, matching structure, fresh translations.
+"""Translation bookkeeping: twin pages, matching structure, fresh translations.
 
-Each Spanish page says in its front matter which revision of its English twin
+The default language's pages are the originals; every other language declared (:mod:`languages`) translates
+them. Each translated page says in its front matter which revision of its original
 it translates (``translation_of: <hash>``, from :func:`page_source.revision`). When
 the English page changes, the hash no longer matches: the check fails and the
 built page carries an "outdated translation" notice until someone re-translates
@@ -17,8 +18,12 @@ from pathlib import Path
 from ...core.atomic import write_atomic
 from ...core.errors import SourceError
 from ..page import directives, page_source
+from ..page.markup import admonition, escape
+from . import strings
+from .strings import DEFAULT, LANGUAGES
 
-SOURCE, TARGET = "en", "es"
+SOURCE = DEFAULT  # the language of the originals
+TARGETS = tuple(code for code in LANGUAGES if code != SOURCE)  # the languages that translate them
 PAGE_GLOBS = ("*.md", "*.ipynb")
 
 
@@ -36,20 +41,16 @@ def page_files(docs: Path, lang: str) -> set[str]:
     return {p.relative_to(base).as_posix() for glob in PAGE_GLOBS for p in base.rglob(glob)}
 
 
-def _differences(rel: str, what: str, english: list[tuple[int, str]], spanish: list[tuple[int, str]]) -> list[Issue]:
-    """Name each item missing from, added to or moved in the Spanish page, with its line."""
+def _differences(page: str, what: str, english: list[tuple[int, str]], spanish: list[tuple[int, str]]) -> list[Issue]:
+    """Name each item missing from, added to or moved in the translated ``page`` (``es/x.md``), with its line."""
     issues = []
     matcher = difflib.SequenceMatcher(a=[t for _, t in english], b=[t for _, t in spanish], autojunk=False)
     for op, a1, a2, b1, b2 in matcher.get_opcodes():
         if op in ("delete", "replace"):
-            issues += [
-                Issue(f"{TARGET}/{rel}", f"missing {what} {text} (English line {line})")
-                for line, text in english[a1:a2]
-            ]
+            issues += [Issue(page, f"missing {what} {text} (English line {line})") for line, text in english[a1:a2]]
         if op in ("insert", "replace"):
             issues += [
-                Issue(f"{TARGET}/{rel}:{line}", f"{what} {text} is not in the English page")
-                for line, text in spanish[b1:b2]
+                Issue(f"{page}:{line}", f"{what} {text} is not in the English page") for line, text in spanish[b1:b2]
             ]
     return issues
 
@@ -71,34 +72,41 @@ def _ids(text: str) -> list[tuple[int, str]]:
 
 
 def parity(docs: Path) -> list[Issue]:
-    """Same files, same directives in the same order, same explicit heading ids."""
+    """Same files, same directives in the same order, same explicit heading ids, in every translation."""
+    return [issue for lang in TARGETS for issue in _parity(docs, lang)]
+
+
+def _parity(docs: Path, lang: str) -> list[Issue]:
     issues: list[Issue] = []
-    english, spanish = page_files(docs, SOURCE), page_files(docs, TARGET)
-    issues += [Issue(f"{TARGET}/{p}", "missing translation of en/" + p) for p in sorted(english - spanish)]
-    issues += [Issue(f"{TARGET}/{p}", "has no English original") for p in sorted(spanish - english)]
-    for rel in sorted(english & spanish):
+    original, translated = page_files(docs, SOURCE), page_files(docs, lang)
+    issues += [Issue(f"{lang}/{p}", f"missing translation of {SOURCE}/" + p) for p in sorted(original - translated)]
+    issues += [Issue(f"{lang}/{p}", "has no original") for p in sorted(translated - original)]
+    for rel in sorted(original & translated):
         if not rel.endswith(".md"):
             continue
         en_text = (docs / SOURCE / rel).read_text(encoding="utf-8")
-        es_text = (docs / TARGET / rel).read_text(encoding="utf-8")
+        es_text = (docs / lang / rel).read_text(encoding="utf-8")
         try:
             issues += _differences(
-                rel, "directive", _directives(en_text, f"{SOURCE}/{rel}"), _directives(es_text, f"{TARGET}/{rel}")
+                f"{lang}/{rel}",
+                "directive",
+                _directives(en_text, f"{SOURCE}/{rel}"),
+                _directives(es_text, f"{lang}/{rel}"),
             )
         except SourceError as exc:
             issues.append(Issue(exc.path, str(exc).split(": ", 1)[1]))
-        for lang, text in ((SOURCE, en_text), (TARGET, es_text)):
+        for code, text in ((SOURCE, en_text), (lang, es_text)):
             for level, heading, heading_id in page_source.headings(text):
                 if level > 1 and heading_id is None:
-                    issues.append(Issue(f"{lang}/{rel}", f"heading without an explicit id: {heading!r}"))
-        issues += _differences(rel, "heading id", _ids(en_text), _ids(es_text))
+                    issues.append(Issue(f"{code}/{rel}", f"heading without an explicit id: {heading!r}"))
+        issues += _differences(f"{lang}/{rel}", "heading id", _ids(en_text), _ids(es_text))
     return issues
 
 
-def freshness(docs: Path, rel: str) -> str | None:
-    """Why ``es/<rel>`` is not a translation of the current English page, or None."""
+def freshness(docs: Path, rel: str, lang: str) -> str | None:
+    """Why ``<lang>/<rel>`` is not a translation of the current original page, or None."""
     source = docs / SOURCE / rel
-    target = docs / TARGET / rel
+    target = docs / lang / rel
     if not source.exists() or not target.exists() or not rel.endswith(".md"):
         return None
     recorded = page_source.front_matter(target.read_text(encoding="utf-8")).get("translation_of")
@@ -112,15 +120,16 @@ def freshness(docs: Path, rel: str) -> str | None:
 
 def outdated(docs: Path) -> list[Issue]:
     return [
-        Issue(f"{TARGET}/{rel}", reason)
-        for rel in sorted(page_files(docs, SOURCE) & page_files(docs, TARGET))
-        if (reason := freshness(docs, rel))
+        Issue(f"{lang}/{rel}", reason)
+        for lang in TARGETS
+        for rel in sorted(page_files(docs, SOURCE) & page_files(docs, lang))
+        if (reason := freshness(docs, rel, lang))
     ]
 
 
-def stamp(docs: Path, rel: str) -> str:
-    """Record that ``es/<rel>`` now translates the current English page."""
-    target = docs / TARGET / rel
+def stamp(docs: Path, rel: str, lang: str) -> str:
+    """Record that ``<lang>/<rel>`` now translates the current original page."""
+    target = docs / lang / rel
     text = target.read_text(encoding="utf-8")
     value = page_source.revision(docs / SOURCE / rel)
     match = page_source.FRONT_MATTER.match(text)
@@ -131,5 +140,19 @@ def stamp(docs: Path, rel: str) -> str:
         text = f"---\n{body}\n---\n" + text[match.end() :]
     else:
         text = f"---\n{match.group('body')}\ntranslation_of: {value}\n---\n" + text[match.end() :]
-    write_atomic(target, text, shown_as=f"docs/{TARGET}/{rel}")
+    write_atomic(target, text, shown_as=f"docs/{lang}/{rel}")
     return value
+
+
+def notice(docs: Path, src_uri: str, url: str) -> str:
+    """The warning a translated page carries while it translates an older revision of its original (empty when
+    it is current, or an original): ``src_uri`` is the page's source (``es/x.md``), ``url`` its address."""
+    lang, _, rel = src_uri.partition("/")
+    if lang not in TARGETS or freshness(docs, rel, lang) is None:  # the build's check names the reason
+        return ""
+    # Built after Markdown, so static-i18n does not localize the link back to the translation.
+    original = "../" * url.count("/") + url.split("/", 1)[1]
+    body = escape(strings.text(lang, "outdated", english_url="@@URL@@"))
+    body = body.replace("[", f'<a hreflang="{SOURCE}" href="{original}">', 1)
+    body = re.sub(r"\]\(@@URL@@\)", "</a>", body)
+    return admonition("warning", strings.text(lang, "outdated_title"), body)
