@@ -47,13 +47,22 @@ def test_failures_are_figures_beside_the_others():
 
 def test_a_clean_run_prints_no_failure_line():
     figures = {
-        "warm_rebuild": {"real_s": 3.9, "plain_s": 3.6, "ratio": 1.083},
+        "warm_rebuild": {
+            "real_s": 3.9,
+            "plain_s": 3.6,
+            "ratio": 1.083,
+            "plain_snippets_only_s": 3.0,
+            "ratio_snippets_only": 1.3,
+        },
         "cold_execution": {**COLD, "failed": []},
         "executions_per_build": COUNTS,
     }
     text = bench.report(figures)
     assert "failed" not in text and "not measured" not in text
-    assert text.splitlines()[0] == "warm rebuild      3.90 s vs 3.60 s with plain code blocks: 1.08x (target <= 1.15x)"
+    assert text.splitlines()[0] == (
+        "warm rebuild      3.90 s vs 3.60 s with plain code blocks and the other directives' HTML: 1.08x "
+        "(target <= 1.05x); vs 3.00 s with plain code blocks alone: 1.30x"
+    )
 
 
 def test_a_failed_build_is_named_by_the_warnings_that_failed_it_not_its_last_line():
