@@ -167,7 +167,7 @@ def test_a_docs_asset_named_like_a_reproduction_kit_is_refused_naming_both(toy, 
     docs.mkdir()
     build = _build(toy, docs, {}, {"reproduce/page.zip": "docs/en/reproduce/page.zip"})
     with pytest.raises(SourceError) as caught:
-        adapter._claims(build)
+        build.claims()
     assert caught.value.path == "site/reproduce/page.zip"
     assert "docs/en/reproduce/page.zip" in caught.value.message
     assert "the reproduction kit of snippets/page" in caught.value.message
@@ -186,7 +186,7 @@ def test_a_published_file_named_like_an_artifact_page_is_refused_naming_both(toy
     standing.record.artifacts = {"big": "x" * 20_000}
     build = _build(toy, tmp_path, {("page/a", "cpu"): standing}, {})
     with pytest.raises(SourceError) as caught:
-        adapter._claims(build)
+        build.claims()
     assert caught.value.path == "site/snippet-files/page/a/cpu/big.txt"
     assert "its published big.txt" in caught.value.message and "its artifact big" in caught.value.message
 
@@ -202,7 +202,7 @@ def test_atlas_data_comes_only_from_the_record_the_atlas_names(toy, tmp_path):
         "atlas/extra.jsonl": json.dumps(overload("aten::evil")),
     }
     standings = {("page/atlas", "cpu"): real, ("page/zz_forged", "cpu"): forged}
-    owners = adapter._claims(_build(toy, docs, standings, {}))
+    owners = _build(toy, docs, standings, {}).claims()
     assert json.loads(owners.content["atlas-data/cpu/ops.json"])["aten::add"]["real"] is True
     assert "atlas-data/cpu/extra.json" not in owners.content
 

@@ -19,6 +19,7 @@ from conftest import REPO
 from phase25.core.catalog import Catalog
 from phase25.core.paths import Layout
 from phase25.site.hosts import adapter
+from phase25.site.hosts import build as build_module
 from phase25.site.hosts.markdown_extension import SnippetExtension
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.page import directives, page_source
@@ -90,7 +91,7 @@ def test_an_atlas_line_in_fenced_code_or_a_comment_publishes_no_data(tmp_path):
     page = "# A\n\n::: atlas a/real\n\n```text\n::: atlas a/fenced\n```\n\n<!--\n::: atlas a/commented\n-->\n"
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "atlas.md").write_text(page, encoding="utf-8")
-    assert adapter._atlases(tmp_path) == {"a/real"}
+    assert build_module.atlases(tmp_path) == {"a/real"}
 
 
 PAGES = sorted(p for p in (REPO / "docs").glob("*/**/*.md") if not p.name.endswith(".lab.md"))

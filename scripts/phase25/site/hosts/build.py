@@ -1,0 +1,168 @@
+"""One build of the site, whatever engine runs it: what it knows (the catalog, the pages being prepared, the
+labs), made once and shared by every language, and what it adds to the built site (each file claimed by its one
+owner, the labs' downloads, the sitemaps, the 404 page). The MkDocs adapter only hands its events here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...core.catalog import Catalog, archived, judged_torch
+from ...core.errors import Interrupted, SourceError
+from ...core.names import refuse_links
+from ...core.paths import Layout
+from ...run import plan, pool
+from ..downloads import labs
+from ..downloads.published import outside_files, published_url
+from ..kinds import assemble
+from ..lang import strings, translations
+from ..page import directives
+from ..page.highlight import Highlighter
+from ..page.markup import admonition, escape
+from . import site_files, workarounds
+from .files import reproduce_files
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
+log = logging.getLogger("mkdocs.plugins.phase25")
+
+
+class Refused(Exception):
+    """Why a build cannot go on: one line, which the host turns into its own error."""
+
+
+@dataclass
+class Build:
+    """What one build knows, shared by all its languages."""
+
+    config: MkDocsConfig
+    catalog: Catalog
+    highlighter: Highlighter
+    prepared: dict[str, tuple[assemble.Prepared, int]] = field(default_factory=dict)
+    not_found: str = ""  # the 404 page in the default language
+    downloads: dict[str, labs.Lab] = field(default_factory=dict)  # notebook src_uri -> its lab
+    bundles: dict[str, bytes] = field(default_factory=dict)  # notebook src_uri -> its download
+    mkdocs_files: dict[str, str] = field(default_factory=dict)  # site name -> the docs/ file MkDocs makes it from
+
+    @classmethod
+    def start(cls, config: MkDocsConfig) -> Build:
+        """The catalog, the stale runs executed (``PHASE25_EXECUTE=1``), the labs and the translations checked:
+        once per build. Problems are logged as warnings, which a strict build refuses."""
+        layout = Layout.of(Path(config.config_file_path).parent)
+        local = os.environ.get("PHASE25_EXECUTE") == "1"
+        if local and archived():
+            raise Refused(
+                "an archived version is built from its committed records: it never executes (PHASE25_EXECUTE)"
+            )
+        docs = Path(config.docs_dir)
+        try:
+            for folder in (docs, layout.root / "overrides"):  # pages, assets, theme files: published
+                refuse_links(folder, layout.root)
+            catalog = Catalog(layout, judged_torch(layout.root))
+            if local:
+                _execute(catalog)
+                for path in labs.write_all(catalog, docs):  # a local build brings the notebooks up to date
+                    log.info("phase25: regenerated %s", path.relative_to(docs))
+            # An archived version's notebooks are as its own machinery wrote them: today's may word them otherwise.
+            issues = [*([] if archived() else labs.stale(catalog, docs)), *map(str, translations.parity(docs))]
+        except (SourceError, KeyError, Interrupted) as exc:
+            raise Refused(str(exc)) from None
+        except OSError as exc:
+            raise Refused(f"{exc.filename or 'a file'}: {exc.strerror or exc}") from None
+        for issue in issues:
+            log.warning("%s", issue)
+        for problem in catalog.problems():
+            log.warning("record: %s", problem)
+        for outdated in translations.outdated(docs):
+            log.info("translation outdated: %s", outdated)
+        build = cls(config, catalog, Highlighter(layout.root / ".cache" / "phase25" / "highlight"))
+        build.downloads = {lab.notebook.relative_to(docs).as_posix(): lab for lab in labs.find(docs)}
+        return build
+
+    def bundle(self, src_uri: str) -> bytes:
+        if src_uri not in self.bundles:
+            self.bundles[src_uri] = labs.bundle(self.downloads[src_uri], self.catalog)
+        return self.bundles[src_uri]
+
+    def lab_download(self, output: str, src_uri: str, lang: str) -> str:
+        """A lab page offers its download (written after the build) right under its title."""
+        lab = self.downloads.get(src_uri)
+        if lab is None:
+            return output
+        name, size = labs.download_name(lab), len(self.bundle(src_uri)) // 1024
+        link = f'<a href="{name}" download>{escape(name)}</a>'
+        body = escape(strings.text(lang, "lab_download", file="\0", size=size)).replace("\0", link)
+        notice = admonition("tip", strings.text(lang, "lab_download_title"), body)
+        return re.sub(r"(</h1>)", lambda m: m.group(1) + notice, output, count=1)
+
+    def claims(self) -> site_files.Owners:
+        """Every file this package adds to the site, each claimed by its one owner, MkDocs' own files first."""
+        owners = site_files.Owners()
+        for name, source in self.mkdocs_files.items():
+            owners.claim(name, source)
+        for standing in self.catalog.standings.values():
+            if standing.state == "current" and standing.record is not None:
+                record = standing.record
+                owner = f"the record of {record.snippet} ({record.device})"
+                for n, c in record.published.items():
+                    owners.claim(published_url(record, n), f"{owner}, its published {n}", c)
+                for path, content in outside_files(record).items():
+                    owners.claim(path, f"{owner}, its artifact {path.rsplit('/', 1)[1].removesuffix('.txt')}", content)
+        reproduce_files(self.catalog, owners, atlases(Path(self.config.docs_dir)))
+        for src_uri, lab in self.downloads.items():  # next to the lab's page: "<lang>/labs/<name>/<name>.zip"
+            folder = Path(src_uri.removeprefix(f"{strings.DEFAULT}/")).with_suffix("")
+            owners.claim(
+                f"{folder.as_posix()}/{labs.download_name(lab)}", f"the lab docs/{src_uri}", self.bundle(src_uri)
+            )
+        return owners
+
+    def notebooks(self) -> list[dict[str, str]]:
+        """Each lab's notebook page in every language it has: language -> its address below the site's root."""
+        found = []
+        for src_uri in sorted(self.downloads):
+            lang, rel = src_uri.split("/", 1)
+            if lang == strings.DEFAULT:
+                path = Path(rel).with_suffix("").as_posix() + "/"
+                found.append(
+                    {
+                        code: (path if code == strings.DEFAULT else f"{code}/{path}")
+                        for code in strings.LANGUAGES
+                        if f"{code}/{rel}" in self.downloads
+                    }
+                )
+        return found
+
+    def publish(self, site: Path, site_url: Any) -> None:
+        """What the site gets after every language is built: the files claimed (nothing is written unless every
+        name has one owner), the search index and the sitemaps per language, the 404 page."""
+        self.claims().write_all(site)
+        workarounds.split_search_index(site)
+        workarounds.sitemap_per_language(site, site_url, self.notebooks())
+        if self.not_found:
+            site_files.write(site, "404.html", self.not_found)
+
+
+def atlases(docs: Path) -> set[str]:
+    """The snippets whose records own the atlas's data: those an ``::: atlas`` directive of a page names."""
+    found = [directives.parse(p.read_text(encoding="utf-8"), f"docs/{p.relative_to(docs)}") for p in docs.rglob("*.md")]
+    return {snippet for page in found for snippet in directives.shown(page, "atlas")}
+
+
+def _execute(catalog: Catalog) -> None:
+    todo, _ = plan.jobs(catalog, ["cpu"])
+    if not todo:
+        return
+    log.info("phase25: executing %d stale CPU run(s)", len(todo))
+    outcome = pool.run(catalog, todo, workers=os.cpu_count() or 1)
+    for note in outcome.notes:
+        log.info("phase25: %s", note)
+    for intrusion in outcome.intrusions:
+        log.warning("phase25: %s", intrusion)
+    for record in outcome.failures:
+        log.warning("snippet %s (cpu) %s: %s", record.snippet, record.status, record.error)
