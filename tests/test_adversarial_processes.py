@@ -123,7 +123,7 @@ def test_a_kit_rank_run_takes_a_free_port_not_a_fixed_one(toy):
         "    s = socket.socket(); s.bind(('127.0.0.1', int(os.environ['MASTER_PORT'])))\n"
         "print('ready')\n"
     )
-    kit = _kit(toy, body, "timeout = 30\nranks = 2")
+    kit = _kit(toy, body, "timeout = 120\nranks = 2")  # two ranks start slowly on a busy machine
     with socket.socket() as squatter:  # another program (or another reader's kit) holds the old fixed port
         try:
             squatter.bind(("127.0.0.1", 29517))

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from conftest import EARLY, REPO, early_result, start_niced
@@ -90,7 +91,8 @@ def test_language_links_stay_inside_their_release(published):
     for version in (current, previous):
         for lang in ("", "es/"):
             html = (pages / version / lang / "index.html").read_text()
-            links = dict((h, a) for a, h in re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)"', html))
+            here = f"/site/{version}/{lang}"  # the selector's links may be relative: read as a browser does
+            links = {h: urljoin(here, a) for a, h in re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)"', html)}
             assert links == {"en": f"/site/{version}/", "es": f"/site/{version}/es/"}, (version, lang, links)
 
 

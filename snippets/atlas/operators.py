@@ -15,23 +15,33 @@ the operators no sample reaches) is checked against every observed walk, and the
 import json
 import os
 import re
+import subprocess
+import sys
 import warnings
 from collections import Counter
 
 import torch
-
-C = torch._C
-STAGE_NAMES = [("import torch", set(C._dispatch_get_all_op_names()))]
-import torch._dynamo
-
-STAGE_NAMES.append(("+ torch._dynamo", set(C._dispatch_get_all_op_names())))
 import torch._decomp as decomp
 from torch._inductor import lowering
 from torch._inductor.decomposition import select_decomp_table
-
-STAGE_NAMES.append(("+ torch._inductor", set(C._dispatch_get_all_op_names())))
 from torch.fx.experimental.proxy_tensor import make_fx
 from torch.utils._python_dispatch import TorchDispatchMode
+
+C = torch._C
+# Each import registers operators of its own. The registry is counted after each one in an interpreter of its own:
+# this one may have imported more before the snippet began (a runner's warm interpreter imports Dynamo).
+STAGES = """
+import json, torch
+names = lambda: sorted(torch._C._dispatch_get_all_op_names())
+stages = [["import torch", names()]]
+import torch._dynamo
+stages.append(["+ torch._dynamo", names()])
+import torch._decomp, torch._inductor.lowering, torch._inductor.decomposition
+stages.append(["+ torch._inductor", names()])
+print(json.dumps(stages))
+"""
+STAGE_NAMES = [(stage, set(names)) for stage, names in json.loads(subprocess.run(
+    [sys.executable, "-c", STAGES], capture_output=True, text=True, check=True, timeout=300).stdout)]
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
 backend = "CUDA" if device == "cuda" else "CPU"
