@@ -121,15 +121,6 @@ def overload(name):
         return None
 
 
-def ordered(keys):
-    """A key set's keys, highest priority first: the order the dispatcher reads them in."""
-    found = []
-    while (key := keys.highestPriorityTypeId()) != C.DispatchKey.Undefined and len(found) < 64:
-        found.append(C._dispatch_key_name(key))
-        keys = keys & C._dispatch_keyset_full_after(key)
-    return found
-
-
 def call_keys(tensors):
     """The key set the dispatcher computes for a call: its tensors' keys, plus the thread's include set,
     minus its exclude set."""
@@ -358,7 +349,7 @@ def decomposition_trace(function, op, args, kwargs):
                                 if isinstance(n.target, torch._ops.OpOverload)})}
 
 
-def inductor(op, name, composite, trace, sampled):
+def inductor(op, composite, trace):
     """What Inductor does with the overload, from its own tables: a decomposition it applies (and whether it
     declined the sample), a lowering, a fallback to the ATen kernel; CompositeImplicitAutograd decomposes
     before Inductor sees the graph; anything else is called as an ATen kernel (implicit fallback)."""
@@ -471,7 +462,7 @@ def entry(name, sample):
             with enter():
                 walks[context] = inferred_walk(rows, call_keys(tensors), target)
         found["walks"], found["walked"] = walks, "inferred"
-    treatment, how = inductor(op, name, found["composite"] == "implicit", trace, sample is not None) \
+    treatment, how = inductor(op, found["composite"] == "implicit", trace) \
         if op is not None else ("none", "table")
     found["inductor"], found["inductor_how"] = treatment, how
     return found
