@@ -20,7 +20,7 @@ from ..page import review
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import admonition, body_slot, escape, inline_code
-from . import changed_mark, diagrams
+from . import changed_mark, diagrams, snippet_code
 
 LONG_OUTPUT_LINES = 100
 NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size
@@ -252,9 +252,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     blocks = "".join(f'<div class="tabbed-block">{panel.html}</div>' for panel in panels)
     html = (
         f'<div class="snippet" data-snippet="{escape(snippet_id)}">'
-        f'<div class="snippet-code"><p class="snippet-source"><code>snippets/{escape(snippet_id)}.py</code> · '
-        f"{escape(text(page.lang, 'header_lines', last=snippet.code_line - 1))}{changed}</p>"
-        f"{page.highlighter.block(snippet.code, classes='language-python', first_line=snippet.code_line)}</div>"
+        f"{snippet_code.code_html(snippet, page, changed)}"
         f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
         f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
     )
