@@ -13,8 +13,10 @@ x = torch.randn(2, 64, device=device)
 W = torch.randn(600, 64, device=device, requires_grad=True)
 b = torch.randn(600, device=device, requires_grad=True)
 
+# --8<-- [start:keys]
 keys = C._dispatch_keys(x) | C._dispatch_keys(W) | C._dispatch_keys(b) | C._dispatch_tls_local_include_set()
 keys = keys - C._dispatch_tls_local_exclude_set()
+# --8<-- [end:keys]
 
 
 def table(op):
@@ -29,6 +31,7 @@ def table(op):
     return rows
 
 
+# --8<-- [start:walk]
 def walk(op, keys):
     """Follow one call down its key set, as the dispatcher does: take the highest
     key; a fallthrough passes the call on; a kernel runs, and an autograd or view
@@ -42,6 +45,7 @@ def walk(op, keys):
         if kind not in ("fallthrough", "autograd kernel", "kernel") or name in ("CPU", "CUDA", "Meta"):
             return path  # a backend kernel does the work; a math kernel decomposes the op
         keys = keys & C._dispatch_keyset_full_after(key)
+# --8<-- [end:walk]
 
 
 print("call key set:", keys)

@@ -13,6 +13,7 @@ from .header import Header, parse
 from .header_block import code_of, first_code_line
 from .names import inside, linked, refuse_links, regular_files
 from .paths import Layout
+from .sections import Section, sections
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,11 @@ class Snippet:
     def code_line(self) -> int:
         """Line of the file where the code a reader sees starts (its numbers match tracebacks)."""
         return first_code_line(self.source, self.where)
+
+    @cached_property
+    def sections(self) -> list[Section]:
+        """The sections its page shows (see :mod:`sections`); none: the page shows it whole."""
+        return sections(self.source, self.where, self.code_line)
 
 
 PAGE = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # a folder of snippets/: the page it belongs to
@@ -77,7 +83,9 @@ def discover(layout: Layout) -> list[Snippet]:
             source = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise SourceError(where, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        found.append(Snippet(id=snippet_id, path=path, header=parse(source, where)))
+        snippet = Snippet(id=snippet_id, path=path, header=parse(source, where))
+        _ = snippet.sections  # a bad marker is refused by every command, not only when a page shows it
+        found.append(snippet)
     return found
 
 

@@ -187,6 +187,10 @@ STRINGS: dict[str, str] = {
     "diagram_calls": "calls",
     "open_file": "open {name}",
     "artifacts_many": "The snippet wrote {files}:",
+    "shown_lines": "lines {ranges} of {total}; the rest sets up and prints",
+    "shown_and": " and ",
+    "whole_file": "The whole file: {total} lines, its header (lines 1–{last}: devices, dependencies, environment), "
+    "set-up and printing included",
     "header_lines": "lines 1–{last}: its header (devices, dependencies, environment)",
     "lab_download_title": "Run this lab on your machine",
     "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "

@@ -198,6 +198,10 @@ STRINGS: dict[str, str] = {
     "diagram_calls": "llama a",
     "open_file": "abrir {name}",
     "artifacts_many": "El fragmento escribió {files}:",
+    "shown_lines": "líneas {ranges} de {total}; el resto prepara e imprime",
+    "shown_and": " y ",
+    "whole_file": "El archivo entero: {total} líneas, con su cabecera (líneas 1–{last}: dispositivos, dependencias, "
+    "entorno), la preparación y la impresión",
     "header_lines": "líneas 1–{last}: su cabecera (dispositivos, dependencias, entorno)",
     "lab_download_title": "Ejecuta este laboratorio en tu máquina",
     "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
