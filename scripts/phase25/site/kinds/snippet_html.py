@@ -9,169 +9,16 @@ from __future__ import annotations
 
 import re
 
-from ...core import compare
 from ...core.catalog import Standing
-from ...core.records import OMITTED, Record
-from ..downloads import reproduce_kit
-from ..downloads.published import MANY, outside_files, published_url, source_url
-from ..lang.provenance_text import provenance_line
-from ..lang.strings import count, text
+from ..lang.strings import text
 from ..page import review
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import admonition, body_slot, escape, inline_code
-from . import changed_mark, diagrams, snippet_code
+from . import changed_mark, snippet_code
+from .record_html import record_body, shown_text
 
-LONG_OUTPUT_LINES = 100
-NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size
-MAX_FITTED_COLUMNS = 120  # up to this width, an output fits a 1400 px screen without a scroll bar
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
-
-
-def output_block(output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = ()) -> str:
-    lines = output.rstrip("\n").split("\n")
-    patterns = [re.compile(p) for p in volatile]
-    body = "\n".join(
-        f'<span class="snippet-volatile">{escape(line)}</span>'
-        if any(p.search(line) for p in patterns)
-        else escape(line)
-        for line in lines
-    )
-    body = OMITTED.sub(
-        lambda m: f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=m.group("lines")))}</span>', body
-    )
-    widest = max(len(line) for line in lines)
-    # A wide output (a key-set table) shrinks its font to fit the column, down to a floor (see snippets.css).
-    wide = f' snippet-wide" style="--cols: {min(widest, MAX_FITTED_COLUMNS)}' if widest > NARROW_COLUMNS else ""
-    block = f'<div class="highlight snippet-output{wide}"><pre><code>{body}</code></pre></div>'
-    caption = f'<p class="snippet-stream">{escape(label)}</p>' if label else ""
-    if len(lines) > LONG_OUTPUT_LINES:
-        summary = escape(text(lang, "long", lines=len(lines)))
-        return f'{caption}<details class="quote snippet-long"><summary>{summary}</summary>{block}</details>'
-    return caption + block
-
-
-def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ...]) -> list[str]:
-    """stdout and stderr, each labelled when both exist."""
-    pieces = []
-    has_out, has_err = bool(stdout.strip()), bool(stderr.strip())
-    if has_out:
-        pieces.append(output_block(stdout, page.lang, text(page.lang, "stdout") if has_err else None, volatile))
-    if has_err:
-        pieces.append(output_block(stderr, page.lang, text(page.lang, "stderr"), volatile))
-    return pieces
-
-
-def _calls(rank: dict) -> str:
-    """A rank's counted calls as its tab says them: 'all_gather × 1, all_reduce × 1'."""  # noqa: RUF002
-    return ", ".join(f"{name} × {n}" for name, n in sorted(rank["collectives"].items()))
-
-
-def _ranks(record: Record, page: Page, volatile: tuple[str, ...]) -> str:
-    """One tab per rank of a multi-rank run: its own output and the collective calls it made."""
-    lang, group = page.lang, f"__ranks_{page.count}_{record.device}"
-    inputs, labels, blocks = [], [], []
-    for index, rank in enumerate(record.ranks):
-        inputs.append(f'<input {"checked " if index == 0 else ""}id="{group}_{index}" name="{group}" type="radio" />')
-        labels.append(f'<label for="{group}_{index}">{escape(text(lang, "rank", rank=index))}</label>')
-        shown = _stream_blocks(rank["stdout"], rank["stderr"], page, volatile) or [
-            f"<p>{escape(text(lang, 'rank_no_output'))}</p>"
-        ]
-        calls = _calls(rank)
-        summary = text(lang, "collectives", calls=calls) if calls else text(lang, "no_collectives")
-        shown.append(f'<p class="snippet-collectives">{inline_code(summary)}</p>')
-        blocks.append(f'<div class="tabbed-block">{"".join(shown)}</div>')
-    return (
-        f'<div class="tabbed-set tabbed-alternate snippet-ranks">{"".join(inputs)}'
-        f'<div class="tabbed-labels">{"".join(labels)}</div><div class="tabbed-content">{"".join(blocks)}</div></div>'
-    )
-
-
-def _streams(record: Record, page: Page) -> list[str]:
-    """stdout and stderr (or one tab per rank), the volatile-lines note, or a word that there is none."""
-    lang = page.lang
-    volatile = page.catalog.snippets[record.snippet].header.volatile
-    pieces = []
-    if record.expected_error:
-        label = text(lang, "expected_error", type=record.expected_error["type"])
-        pieces.append(f'<p class="snippet-expected">{escape(label)}</p>')
-    pieces += _stream_blocks(record.stdout, record.stderr, page, volatile)
-    if record.ranks:
-        pieces.append(_ranks(record, page, volatile))
-    if volatile and 'class="snippet-volatile"' in "".join(pieces):
-        machine = record.provenance.get("device_name", "?")
-        pieces.append(f'<p class="snippet-volatile-note">{escape(text(lang, "volatile", machine=machine))}</p>')
-    if not pieces:
-        pieces.append(f"<p>{escape(text(lang, 'no_output'))}</p>")
-    return pieces
-
-
-MANY_FILES = MANY  # beyond this, the files a snippet wrote are one line of links (the atlas writes 48)
-
-
-def _artifacts(record: Record, page: Page) -> list[str]:
-    """The files the snippet wrote: a diagram drawn, a small file folded, a big one linked."""
-    lang, pieces = page.lang, []
-    if len(record.artifacts) > MANY_FILES:
-        links = ", ".join(
-            f'<a href="{escape(page.site_root + published_url(record, n + ".txt"))}">{escape(n)}</a>'
-            for n in sorted(record.artifacts)
-        )
-        count_ = escape(text(lang, "artifacts_many", files=count(lang, len(record.artifacts), "file")))
-        return [f'<p class="snippet-artifact">{count_} {links}</p>']
-    for name, content in sorted(record.artifacts.items()):
-        if name.endswith(".mmd"):  # a diagram the snippet drew from what it saw: drawn here, shown, not folded
-            where = f"records/{record.snippet}.{record.device}.json: {name}"
-            pieces.append(diagrams.svg(content, name, lang, where, f"{record.snippet}-{record.device}-{name}"))
-            continue
-        summary = escape(text(lang, "artifact", name=name, lines=len(content.splitlines())))
-        outside = published_url(record, f"{name}.txt")
-        if outside in outside_files(record):  # kept off the page: it would weigh on every reader
-            link = f'<a href="{escape(page.site_root + outside)}">{escape(text(lang, "open_file", name=name))}</a>'
-            pieces.append(f'<p class="snippet-artifact">{summary}: {link}</p>')
-            continue
-        pieces.append(
-            f'<details class="quote snippet-artifact"><summary>{summary}</summary>'
-            f"{page.highlighter.block(content, name)}</details>"
-        )
-    return pieces
-
-
-def _published(record: Record, page: Page) -> list[str]:
-    """Pictures the snippet published, shown; every published file counted and the main one linked."""
-    lang, pieces = page.lang, []
-    for name in sorted(n for n in record.published if n.endswith(".svg")):  # a picture the snippet drew: shown
-        src = escape(page.site_root + published_url(record, name))
-        alt = escape(text(lang, "figure", name=name))
-        pieces.append(f'<figure class="snippet-figure"><img src="{src}" alt="{alt}" loading="lazy"></figure>')
-    if record.published:
-        main = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
-        links = ", ".join(
-            f'<a href="{escape(page.site_root + published_url(record, n))}">{escape(n)}</a>' for n in main
-        )
-        files = escape(text(lang, "published", files=count(lang, len(record.published), "file")))
-        pieces.append(f'<p class="snippet-published">{files} {links}</p>')
-    return pieces
-
-
-def _reproduce(record: Record, page: Page) -> str:
-    """How a reader runs this snippet on their machine and compares with this record (CPU outputs)."""
-    snippet = page.catalog.snippets[record.snippet]
-    if record.device != "cpu" or not reproduce_kit.offered(snippet):
-        return ""
-    folder = record.snippet.split("/")[0]
-    size = max(1, len(reproduce_kit.kit(page.catalog, folder)) // 1024)
-    kit = f'<a href="{escape(page.site_root + reproduce_kit.url(folder))}" download>reproduce-{escape(folder)}.zip</a>'
-    source = f'<a href="{escape(page.site_root + source_url(record.snippet))}" download>{escape(record.snippet)}.py</a>'
-    body = inline_code(text(page.lang, "reproduce", kit="@@KIT@@", size=size, source="@@SRC@@", id=record.snippet))
-    return f'<p class="snippet-reproduce">{body.replace("@@KIT@@", kit).replace("@@SRC@@", source)}</p>'
-
-
-def record_body(record: Record, page: Page) -> str:
-    """A record's output: streams, files it wrote, published reports, provenance, how to reproduce it."""
-    provenance = f'<p class="snippet-provenance">{escape(provenance_line(record, page.lang))}</p>'
-    pieces = [*_streams(record, page), *_artifacts(record, page), *_published(record, page), provenance]
-    return "".join([*pieces, _reproduce(record, page)])
 
 
 def _tied_text_problems(snippet_id: str, device: str, standing: Standing, page: Page, line: int) -> list[Problem]:
@@ -257,20 +104,6 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
         f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
     )
     return Rendered(html, unreviewed + [p for panel in panels for p in panel.problems])
-
-
-def shown_text(record: Record, volatile: tuple[str, ...] = ()) -> list[str]:
-    """What a note may quote of a record: streams, each rank's streams and calls, files, but no volatile line.
-
-    A volatile line is one the snippet declares to change with the machine (an autotuner's timings, the
-    instruction set oneDNN picks when uncapped). A note must hold wherever the record is re-made, so it
-    may not quote one: on another CPU the line says something else, and the note would be refused there.
-    """
-    output = compare.comparable(record.output(), volatile)
-    shown = [output["stdout"], output["stderr"]]
-    for rank in output.get("ranks") or []:
-        shown += [rank["stdout"], rank["stderr"], _calls(rank)]
-    return shown + list(record.artifacts.values())
 
 
 def render_body_anchor(directive: Directive, page: Page) -> Rendered:
