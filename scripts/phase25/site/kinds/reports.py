@@ -10,12 +10,20 @@ from ..lang.strings import number, text
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import admonition, escape
+from . import snippet_pages
 from .changed_mark import diff_id
 
 
 def _table(classes: str, heads: list[str], rows: list[str]) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in heads)
     return f'<table class="{classes}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _snippet_cell(snippet_id: str, page: Page) -> str:
+    """The snippet's name, linked to its block on the page of this language that shows it (if one does)."""
+    href = snippet_pages.link(snippet_id, page)
+    code = f"<code>{escape(snippet_id)}</code>"
+    return f'<a href="{escape(href)}">{code}</a>' if href else code
 
 
 def execution_report(directive: Directive, page: Page) -> Rendered:
@@ -28,7 +36,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
         tally["ok" if verdict == "current" else "bad" if standing.is_problem(device) else "missing"] += 1
         rec = standing.record
         cells = [
-            f"<code>{escape(snippet_id)}</code>",
+            _snippet_cell(snippet_id, page),
             escape(text(lang, f"device_{device}")),
             escape(text(lang, f"status_{verdict}")),
             escape(f"{number(lang, rec.run['wall_s'])} s") if rec else "—",
