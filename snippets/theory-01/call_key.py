@@ -12,6 +12,7 @@ W = torch.randn(600, 64, device=device, requires_grad=True)
 b = torch.randn(600, device=device, requires_grad=True)
 
 
+# --8<-- [start:key-set]
 def call_key_set(*tensors):
     """What the dispatcher computes for a call: the union of the arguments' keys,
     plus the thread's include set, minus its exclude set."""
@@ -20,6 +21,7 @@ def call_key_set(*tensors):
         keys = keys | C._dispatch_keys(t)
     keys = keys | C._dispatch_tls_local_include_set()
     return keys - C._dispatch_tls_local_exclude_set()
+# --8<-- [end:key-set]
 
 
 def show(label):
@@ -37,6 +39,7 @@ class Silent(TorchDispatchMode):
 
 
 print("the call's keys, highest priority first")
+# --8<-- [start:calls]
 show("plain call")
 with torch.autocast(device, dtype=torch.bfloat16):
     show("under autocast")
@@ -44,3 +47,4 @@ with torch.inference_mode():
     show("inference_mode")
 with Silent():
     show("dispatch mode")
+# --8<-- [end:calls]

@@ -28,6 +28,7 @@ def names(keys):
     return [C._dispatch_key_name(k) for k in (K.ADInplaceOrView, K.BackendSelect) if keys.has(k)]
 
 
+# --8<-- [start:backend-select]
 # 1. BackendSelect. A factory function has no tensor argument to take a backend key from:
 # its call's keys are the thread's include set only.
 call = C._dispatch_tls_local_include_set() - C._dispatch_tls_local_exclude_set()
@@ -44,15 +45,18 @@ with C._ExcludeDispatchKeyGuard(C.DispatchKeySet(K.BackendSelect)):
         message = re.sub(r" \(e\.g\.[^)]*\)", "", str(error)).split(".  ")[0]
         print("  with BackendSelect excluded:")
         print("    " + message)
+# --8<-- [end:backend-select]
 
 # 2. A fallthrough registered by one operator. The Conjugate key's fallback is a real
 # kernel: it makes a lazily conjugated tensor concrete before the operator sees it.
 # mm and addmm register a fallthrough there instead: they read the conjugate bit themselves.
 print("\nthe Conjugate key (a tensor made by .conj() carries it)")
 print("  backend fallback:", entry("aten::sin", "Conjugate"))
+# --8<-- [start:conjugate]
 for op in ("aten::t", "aten::addmm", "aten::sin"):
     own = C._dispatch_has_kernel_for_dispatch_key(op, K.Conjugate)
     fall = own and C._dispatch_kernel_for_dispatch_key_is_fallthrough(op, K.Conjugate)
+# --8<-- [end:conjugate]
     print(f"  {op:<12} registers its own entry: {own!s:<5}  a fallthrough: {fall}")
 
 
@@ -69,6 +73,7 @@ torch.manual_seed(0)
 x = torch.randn(2, 64, dtype=torch.complex64, device=device)
 W = torch.randn(600, 64, dtype=torch.complex64, device=device)
 b = torch.randn(600, dtype=torch.complex64, device=device)
+# --8<-- [start:lazy]
 W_conj = W.conj()  # a view with the conjugate bit set: no number has changed yet
 print("  F.linear(x, W.conj(), b), the head with complex weights:")
 with Seen():
@@ -76,3 +81,4 @@ with Seen():
 print("  torch.sin(W.conj()):")
 with Seen():
     torch.sin(W_conj)
+# --8<-- [end:lazy]

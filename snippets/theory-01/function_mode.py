@@ -17,6 +17,7 @@ with torch.no_grad():
 x = torch.randn(2, 64, device=device)
 
 
+# --8<-- [start:modes]
 class FunctionMode(TorchFunctionMode):
     """Sees calls to torch's Python API, before the dispatcher: functions and their Python arguments."""
 
@@ -32,8 +33,10 @@ class DispatchMode(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         print(f"  dispatch mode  {func}")
         return func(*args, **(kwargs or {}))
+# --8<-- [end:modes]
 
 
+# --8<-- [start:calls]
 for label, autocast in (("head(x)", False), ("head(x) under autocast", True)):
     print(label)
     with torch.autocast(device, dtype=torch.bfloat16, enabled=autocast), FunctionMode(), DispatchMode():
@@ -42,3 +45,4 @@ print("y.sum().backward()")
 y = head(x)
 with FunctionMode(), DispatchMode():
     y.sum().backward()
+# --8<-- [end:calls]

@@ -20,6 +20,7 @@ CASES = [
     ("a CPU kernel beside a composite one", ["CPU", "CompositeImplicitAutograd"]),
 ]
 
+# --8<-- [start:toy]
 for title, registrations in CASES:
     dispatcher = PythonDispatcher()
     dispatcher.register(registrations)
@@ -28,20 +29,25 @@ for title, registrations in CASES:
         if line.split(" ", 1)[0] in KEYS:
             print("  " + line.rstrip())
     del dispatcher  # unregisters __test__::foo, so the next case starts from nothing
+# --8<-- [end:toy]
 
 # What AutogradCPU's [backend fallback] does, on a real operator in the same position:
 # a CPU kernel, and no registration for autograd.
+# --8<-- [start:define]
 lib = torch.library.Library("demo", "DEF")
 lib.define("double(Tensor x) -> Tensor")
 lib.impl("double", lambda x: x.detach() * 2, "CPU")  # computes, and records no graph itself
+# --8<-- [end:define]
 row = next(r for r in torch._C._dispatch_dump_table("demo::double").splitlines() if r.startswith("AutogradCPU:"))
 print("demo::double: registered CPU; autograd fallback mode:", torch._C._get_autograd_fallback_mode())
 print("  AutogradCPU    ", " ".join(re.search(r"(\w+\.cpp):\d+ (\[.*\])", row).group(2, 1)))
+# --8<-- [start:fallback]
 x = torch.ones(3, requires_grad=True)
 y = torch.ops.demo.double(x)
 print("  y.grad_fn      ", y.grad_fn.name())
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     y.sum().backward()
+# --8<-- [end:fallback]
 print("  backward warns:", str(caught[0].message).split(". ")[0])
 print("  x.grad         ", x.grad)

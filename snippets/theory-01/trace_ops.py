@@ -15,11 +15,13 @@ with torch.no_grad():  # the head's real input: hidden states of two prompts
     x = torch.cat([model.hidden(encode(p).to(device))[:, -1] for p in ("walk : yesterday she", "comer : ayer yo")])
 
 
+# --8<-- [start:mode]
 class Trace(TorchDispatchMode):
     """Log every aten op that reaches the backends, with its output dtypes."""
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
+# --8<-- [end:mode]
         outs = out if isinstance(out, (tuple, list)) else (out,)
         dtypes = ", ".join(str(o.dtype).replace("torch.", "") for o in outs if isinstance(o, torch.Tensor))
         shapes = ", ".join(str(tuple(o.shape)) for o in outs if isinstance(o, torch.Tensor))
@@ -27,6 +29,7 @@ class Trace(TorchDispatchMode):
         return out
 
 
+# --8<-- [start:trace]
 for label, autocast in (("fp32", False), ("autocast bfloat16", True)):
     print(f"forward, {label}")
     with Trace(), torch.autocast(device, dtype=torch.bfloat16, enabled=autocast):
@@ -42,4 +45,5 @@ for label, autocast in (("fp32", False), ("autocast bfloat16", True)):
     print(f"backward, {label}")
     with Trace():
         y.float().sum().backward()
+# --8<-- [end:trace]
     W.grad = b.grad = None
