@@ -9,6 +9,7 @@ import sys
 
 import torch
 
+# --8<-- [start:switches]
 # Each switch in a fresh interpreter, on the same failing call: the head fed 65 features.
 PROGRAM = "import torch, torch.nn.functional as F; F.linear(torch.ones(2, 65), torch.ones(600, 64), torch.ones(600))"
 SWITCHES = {
@@ -16,6 +17,7 @@ SWITCHES = {
     "TORCH_SHOW_DISPATCH_TRACE=1": {"TORCH_SHOW_DISPATCH_TRACE": "1"},
     "TORCH_SHOW_CPP_STACKTRACES=1": {"TORCH_SHOW_CPP_STACKTRACES": "1", "TORCH_DISABLE_ADDR2LINE": "1"},
 }
+# --8<-- [end:switches]
 plain = None
 for label, extra in SWITCHES.items():
     result = subprocess.run([sys.executable, "-c", PROGRAM], env={**os.environ, **extra},
@@ -36,4 +38,6 @@ for label, extra in SWITCHES.items():
             number, _, name = frame.partition(" ")
             print(f"    {number:<4} {name.split('(')[0]}")
 
+# --8<-- [start:build]
 print("\nthis build: torch.version.debug =", torch.version.debug)
+# --8<-- [end:build]

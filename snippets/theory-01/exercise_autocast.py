@@ -13,6 +13,7 @@ W, b = lm_head(device)
 x = torch.randn(2, 64, device=device)
 
 
+# --8<-- [start:dtypes]
 class Dtypes(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
@@ -22,4 +23,5 @@ class Dtypes(TorchDispatchMode):
 
 with Dtypes(), torch.autocast(device, dtype=torch.bfloat16):
     logp = F.log_softmax(F.linear(x, W, b), dim=-1)
+# --8<-- [end:dtypes]
 print("result:", logp.dtype)

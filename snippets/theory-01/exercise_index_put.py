@@ -32,18 +32,21 @@ def walk(op, keys):
     return path
 
 
+# --8<-- [start:walk]
 keys = (C._dispatch_keys(scores) | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
 print("aten::index_put_ on a", device.upper(), "tensor:", " -> ".join(walk("aten::index_put_", keys)))
 before, one = scores._version, torch.tensor(1.0, device=device)
 with profile() as prof:  # the exercise's trace: what ran inside index_put_
     scores.index_put_((rows, cols), one)
 print("its version counter:", before, "->", scores._version, "(an in-place call bumps it)")
+# --8<-- [end:walk]
 inside = [e.name for e in prof.events() if e.cpu_parent is not None and e.cpu_parent.name == "aten::index_put_"]
 print("in the profiler's trace, aten::index_put_ calls", ", ".join(inside))
 table = dict(line.split(": ", 1) for line in C._dispatch_dump_table("aten::_index_put_impl_").splitlines())
 for key in ("CPU", "CUDA"):
     kind, where = re.search(r"(\w+\.cpp):\d+ \[(.*)\]", table[key]).group(2, 1)
     print(f"  aten::_index_put_impl_ under {key}: {kind}, {where}")
+# --8<-- [start:inductor]
 op = torch.ops.aten.index_put_.default
 print("Inductor:", "decomposes it" if op in inductor_decompositions.decompositions else
       "falls back to the ATen kernel" if op in lowering.fallbacks else
@@ -51,7 +54,9 @@ print("Inductor:", "decomposes it" if op in inductor_decompositions.decompositio
 functional = torch.ops.aten.index_put.default
 print("its functional twin aten.index_put:", "lowered" if functional in lowering.lowerings else "not lowered",
       "| decomposed:", functional in inductor_decompositions.decompositions)
+# --8<-- [end:inductor]
 
+# --8<-- [start:compiled]
 # What Inductor is handed when index_put_ is compiled: AOTAutograd's graph, functionalized.
 handed = []
 
@@ -66,4 +71,5 @@ def bump(scores, rows, cols):
 
 with inductor_config.patch(post_grad_custom_pre_pass=keep, fx_graph_cache=False):
     torch.compile(bump)(scores, rows, cols)
+# --8<-- [end:compiled]
 print("torch.compile(bump), bump calling index_put_: Inductor receives", ", ".join(handed))

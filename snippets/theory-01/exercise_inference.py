@@ -15,6 +15,7 @@ class Ops(TorchDispatchMode):
 
 W = torch.randn(600, 64, requires_grad=True)
 b = torch.randn(600, requires_grad=True)
+# --8<-- [start:inference]
 with torch.inference_mode():
     x = torch.randn(2, 64)
     with Ops():
@@ -25,3 +26,4 @@ try:
     y.sum().backward()
 except RuntimeError as error:
     print("backward:", error)
+# --8<-- [end:inference]

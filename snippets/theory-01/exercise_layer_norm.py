@@ -25,6 +25,7 @@ def first_kernel(op, keys):
     return None, None
 
 
+# --8<-- [start:layer-norm]
 keys = (C._dispatch_keys(x) | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
 print("aten::layer_norm is CompositeImplicitAutograd:",
       C._dispatch_has_kernel_for_dispatch_key("aten::layer_norm", "CompositeImplicitAutograd"))
@@ -40,3 +41,4 @@ print("compiled grad_fn (aot_eager):", type(compiled.grad_fn).__name__)
 op = torch.ops.aten.native_layer_norm.default
 print("Inductor decomposes aten.native_layer_norm:", op in inductor_decompositions.decompositions,
       "| lowers it directly:", op in lowering.lowerings and op not in lowering.fallbacks)
+# --8<-- [end:layer-norm]

@@ -13,6 +13,7 @@ expected = F.linear(x, W, b)
 # 1. A kernel override for one key: replace aten::addmm's CPU kernel. Every
 #    CPU addmm in this process now runs this Python function.
 calls = []
+# --8<-- [start:override]
 lib = torch.library.Library("aten", "IMPL")
 
 
@@ -26,6 +27,7 @@ y = F.linear(x, W, b)
 print("override on the CPU key, shapes seen:", calls, "| same result:", torch.allclose(y, expected, atol=1e-5))
 print("a meta tensor skips it (other key):  ", F.linear(x.to("meta"), W.to("meta"), b.to("meta")).shape, calls[1:])
 del lib  # unregisters the override
+# --8<-- [end:override]
 print("after removing it:", len(calls), "override call(s) in total;", torch.allclose(F.linear(x, W, b), expected))
 
 
@@ -36,14 +38,18 @@ class CountOps(TorchDispatchMode):
         super().__init__()
         self.seen = []
 
+    # --8<-- [start:rewrite]
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         self.seen.append(func.name())
         if func is torch.ops.aten.addmm.default:  # rewrite: addmm -> mm + add
             bias, mat1, mat2 = args
             return torch.ops.aten.add.Tensor(torch.ops.aten.mm.default(mat1, mat2), bias)
+    # --8<-- [end:rewrite]
         return func(*args, **(kwargs or {}))
 
 
+# --8<-- [start:use]
 with CountOps() as mode:
     y = F.linear(x, W, b)
+# --8<-- [end:use]
 print("\ndispatch mode saw:", mode.seen, "| same result:", torch.allclose(y, expected, atol=1e-5))

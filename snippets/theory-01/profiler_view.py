@@ -17,6 +17,7 @@ x = torch.randn(2, 64, device=device)
 libc = ctypes.CDLL(None)  # MKL prints with C stdio: flush it so its lines land in order
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
+# --8<-- [start:logs]
 for dtype in (torch.float32, torch.bfloat16):
     Wd, bd, xd = W.to(dtype), b.to(dtype), x.to(dtype)
     F.linear(xd, Wd, bd)  # warm up: first calls pick algorithms
@@ -29,6 +30,7 @@ for dtype in (torch.float32, torch.bfloat16):
         libc.fflush(None)
     with profile(activities=activities, record_shapes=True) as prof:
         F.linear(xd, Wd, bd)
+# --8<-- [end:logs]
         if device == "cuda":
             torch.cuda.synchronize()
     libc.fflush(None)
