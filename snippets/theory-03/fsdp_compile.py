@@ -35,12 +35,14 @@ def plain_gradients(idx):
 
 def compiled_fsdp(rank, idx, with_compiled_autograd):
     """Two compiled training steps of the sharded MiniGPT: graphs, FSDP's collectives, the gradients."""
+    # --8<-- [start:shard]
     torch._dynamo.reset()
     counters.clear()
     torch._dynamo.config.compiled_autograd = with_compiled_autograd
     model = load_model().train()
     for unit in (*model.blocks, model.lm_head, model):  # as in the FSDP section: blocks, head, then the root
         fully_shard(unit)
+    # --8<-- [end:shard]
     graphs = []
 
     def aot_eager(gm, example_inputs, **kwargs):
@@ -51,6 +53,7 @@ def compiled_fsdp(rank, idx, with_compiled_autograd):
         graphs.extend(("collective",) for n in gm.graph.nodes if "c10d" in str(n.target))
         return lookup_backend("aot_eager")(gm, example_inputs, **kwargs)
 
+    # --8<-- [start:step]
     def train_step(idx):
         loss = loss_of(model, idx)
         loss.backward()
@@ -62,6 +65,7 @@ def compiled_fsdp(rank, idx, with_compiled_autograd):
         model.zero_grad()
         with profile() as prof:
             losses.append(step(idx))
+    # --8<-- [end:step]
         seen = Counter(EVENTS[e.name] for e in prof.events() if e.name in EVENTS)
         lines.append(f"    step {i}: " + ", ".join(f"{seen[k]} {k}" for k in EVENTS.values()))
     kinds = Counter(g[0] for g in graphs)

@@ -23,12 +23,14 @@ def loss_fn(x, target):
     return F.cross_entropy(F.linear(x, W, b), target)
 
 
+# --8<-- [start:capture]
 # What TORCH_LOGS="ir_pre_fusion" writes (Inductor's loop IR, before fusion), kept here instead of on stderr.
 messages = []
 ir_log = logging.getLogger("torch._inductor.debug.__ir_pre_fusion")
 ir_log.addHandler(type("Keep", (logging.Handler,), {"emit": lambda self, r: messages.append(r.getMessage())})())
 ir_log.setLevel(logging.INFO)
 ir_log.propagate = False
+# --8<-- [end:capture]
 
 HEAD = re.compile(r"^(op\d+): (\w+)\((\w+)\)$", re.MULTILINE)
 SKIP = {"get_index", "load", "constant", "store", "store_reduction"}
@@ -58,6 +60,7 @@ def show(message, only=None):
         print(f"        computes {', '.join(dict.fromkeys(ops))}; {store.replace(chr(39), '')}")
 
 
+# --8<-- [start:compile]
 def compile_step(title, only=None):
     """Compile the training step (forward and backward) and show the nodes of its graphs."""
     torch._dynamo.reset()
@@ -67,9 +70,12 @@ def compile_step(title, only=None):
         if only is None or name in only:
             print(f"=== {name}{title}: the loop IR before fusion")
             show(message, only and only[name])
+# --8<-- [end:compile]
 
 
+# --8<-- [start:threshold]
 compile_step("")
 print(f"\ninductor_config.unroll_reductions_threshold = {inductor_config.unroll_reductions_threshold}")
 with inductor_config.patch(unroll_reductions_threshold=1):
     compile_step(", with unroll_reductions_threshold=1", only={"backward": ["op3"]})
+# --8<-- [end:threshold]

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 from minigpt import lm_head
 
+# --8<-- [start:h200]
 with emulated_h200.session() as h200:  # an H200 that answers torch.compile's questions and runs nothing
     W, b = (h200.place(t) for t in lm_head("cpu"))  # the head's weights, as fake tensors on "cuda:0"
 
@@ -21,6 +22,7 @@ with emulated_h200.session() as h200:  # an H200 that answers torch.compile's qu
     generated = h200.compile(head, h200.place(torch.randn(2, 64)))
     (kernel,) = generated.kernels
     builds = h200.build(kernel)
+# --8<-- [end:h200]
 
 with open("output_code.py", "w") as handle:  # the whole module Inductor wrote, as it would have loaded it
     handle.write(generated.code)

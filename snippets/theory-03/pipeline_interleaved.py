@@ -24,9 +24,11 @@ class Embed(torch.nn.Module):
         return self.tok(idx) + self.pos(torch.arange(idx.shape[1]))
 
 
+# --8<-- [start:quarters]
 def quarters(model):
     """MiniGPT in four pieces: embeddings, block 0, block 1, final norm and the running example nn.Linear(64, 600)."""
     return [Embed(model), model.blocks[0], model.blocks[1], torch.nn.Sequential(model.ln_f, model.lm_head)]
+# --8<-- [end:quarters]
 
 
 def loss_fn(logits, target):
@@ -83,6 +85,7 @@ def schedules(rank):
     reference = load_model().train()
     loss_fn(reference(batch[:, :-1]), batch[:, 1:]).backward()
     lines = []
+    # --8<-- [start:schedules]
     for schedule in (ScheduleGPipe, Schedule1F1B, ScheduleInterleaved1F1B):
         model, order, orders = load_model().train(), [], [None, None]
         pieces, cpu = quarters(model), torch.device("cpu")
@@ -97,6 +100,7 @@ def schedules(rank):
             pipe.step(batch[:, :-1])
         else:
             pipe.step(target=batch[:, 1:])
+    # --8<-- [end:schedules]
         dist.all_gather_object(orders, order)
         lines.append(f"{schedule.__name__}, 4 micro-batches: this rank ran {' '.join(order)}")
         lines.append(f"    pipeline_order[{rank}]: {' '.join(str(a) if a else '.' for a in pipe.pipeline_order[rank])}")

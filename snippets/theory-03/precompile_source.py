@@ -22,9 +22,11 @@ x = torch.randn(4, 64)
 folder = tempfile.mkdtemp()
 artifact, cache = os.path.join(folder, "head.py"), os.path.join(folder, "head.cache")
 
+# --8<-- [start:capture]
 with torch.compiler.precompile.capture(lambda model, x: model(x).softmax(-1), artifact_path=artifact,
                                        cache_path=cache) as captured:
     eager = captured(head, x)
+# --8<-- [end:capture]
 source = open(artifact).read().splitlines()
 print(f"artifact: {os.path.basename(artifact)}, Python source; cache beside it: {os.path.basename(cache)}")
 print("its sections:")
@@ -36,6 +38,7 @@ print("-- Inductor's call(), as the artifact holds it:")
 print("\n".join(source[start : source.index("        return (buf4, )", start) + 1]))
 print("-- the calling convention, as constants:")
 print("\n".join(line for line in source if line.split(" = ")[0] in ("BACKEND", "PARAM_NAMES", "USER_INPUT_SHAPES")))
+# --8<-- [start:load]
 # Reload in a fresh process, as a deployment would: nothing of this process's compile state is there.
 check = f"""
 import torch, torch.nn as nn
@@ -51,6 +54,7 @@ try:
 except Exception as error:
     print("a batch of 5:", type(error).__name__, "-", str(error).splitlines()[0][:110])
 """
+# --8<-- [end:load]
 torch.save(head.state_dict(), os.path.join(folder, "head.pt"))
 torch.save(x, os.path.join(folder, "x.pt"))
 torch.save(eager.detach(), os.path.join(folder, "eager.pt"))

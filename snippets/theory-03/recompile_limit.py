@@ -39,6 +39,7 @@ def call(label, batch):
     print(f"{label:20} batch {batch}: compiled {new}, compiled code ran: {count['ran'] > before['ran']}")
 
 
+# --8<-- [start:limit]
 config = torch._dynamo.config
 print("recompile_limit:", config.recompile_limit, "| cache_size_limit:", config.cache_size_limit)
 config.cache_size_limit = 3
@@ -46,7 +47,9 @@ print("after cache_size_limit = 3, recompile_limit:", config.recompile_limit)
 compiled = torch.compile(head, backend=counting, dynamic=False)  # no automatic dynamic: one graph per batch size
 for batch in (1, 2, 3, 4, 5, 2):
     call("limit 3", batch)
+# --8<-- [end:limit]
 
+# --8<-- [start:stances]
 torch._dynamo.reset()
 compiled = torch.compile(head, backend=counting, dynamic=False)
 call("default stance", 2)
@@ -55,3 +58,4 @@ for stance, batch in [("force_eager", 2), ("eager_on_recompile", 3), ("eager_on_
     with torch.compiler.set_stance(stance):
         call(stance, batch)
 call("default stance", 3)
+# --8<-- [end:stances]
