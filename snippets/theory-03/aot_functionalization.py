@@ -22,18 +22,24 @@ def show(title):
     return compiler
 
 
+# --8<-- [start:mutations]
 def scores_(x, calls):
     scores = F.linear(x, W, b)
     scores.sub_(scores.amax(-1, keepdim=True))  # in place, on an intermediate
     calls.add_(1)  # in place, on an input
     return scores.exp()
+# --8<-- [end:mutations]
 
 
 calls = torch.zeros(())
 x = torch.randn(2, 64)
+# --8<-- [start:default]
 torch.compile(scores_, backend=aot_autograd(fw_compiler=show("AOTAutograd's default")))(x, calls)
+# --8<-- [end:default]
 print("calls after the first compiled call:", calls.item())
 torch._dynamo.reset()
+# --8<-- [start:keep_mutations]
 torch.compile(scores_, backend=aot_autograd(fw_compiler=show("keep_inference_input_mutations=True"),
                                             keep_inference_input_mutations=True))(x, calls)
+# --8<-- [end:keep_mutations]
 print("calls after the second compiled call:", calls.item())

@@ -17,13 +17,17 @@ x = torch.randn(4, 64)
 target = torch.tensor([3, 7, 11, 13])
 
 
+# --8<-- [start:loss]
 def loss_fn(x, target):
     return F.cross_entropy(F.linear(x, W, b), target)
+# --8<-- [end:loss]
 
 
+# --8<-- [start:saved]
 def forward_compiler(gm, example_inputs):
     """Print what the forward graph returns beyond the loss: the tensors saved for the backward."""
     saved = [n for n in next(n for n in gm.graph.nodes if n.op == "output").args[0][1:]]
+    # --8<-- [end:saved]
     nbytes = sum(n.meta["val"].numel() * n.meta["val"].element_size() for n in saved)
     for n in saved:
         made = "an input" if n.op == "placeholder" else f"{n.target}({', '.join(str(a) for a in n.args[:2])})"
@@ -39,6 +43,7 @@ def backward_compiler(gm, example_inputs):
 
 
 # The same joint graph (with Inductor's decompositions), cut by two partitioners.
+# --8<-- [start:partitioners]
 for title, partition, patch in (
     ("default_partition: save what the forward computed", default_partition, {}),
     ("min_cut_rematerialization_partition (what Inductor uses)", min_cut_rematerialization_partition, {}),
@@ -51,3 +56,4 @@ for title, partition, patch in (
                            decompositions=select_decomp_table())
     with functorch_config.patch(patch):
         torch.compile(loss_fn, backend=backend)(x, target).backward()
+# --8<-- [end:partitioners]

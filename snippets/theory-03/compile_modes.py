@@ -23,8 +23,10 @@ with torch.no_grad():
     head.bias.copy_(b)
 
 
+# --8<-- [start:probs]
 def probs(x):
     return head(x).softmax(-1)
+# --8<-- [end:probs]
 
 
 x = torch.randn(2, 64, device=device)
@@ -32,13 +34,16 @@ x = torch.randn(2, 64, device=device)
 # Every choice the autotuner benchmarks, and the time it measured, as Inductor reports them to a feedback
 # function; its own table on stderr is switched off so that this output has a fixed shape.
 tuned = []
+# --8<-- [start:feedback]
 select_algorithm.add_feedback_saver(lambda timings, name, inputs, choices, *rest: tuned.append((name, timings)))
+# --8<-- [end:feedback]
 select_algorithm.PRINT_AUTOTUNE = False
 inductor_config.max_autotune_report_choices_stats = False
 warnings.filterwarnings("ignore", message="TypedStorage is deprecated")
 
 STEP = re.compile(r"(extern_kernels\.\w+|torch\.ops\.[\w.]+|\b(?:cpp|triton)_\w+)(?:\.run)?\(")
 
+# --8<-- [start:modes]
 for label, mode, frozen in (("default", "default", False), ("reduce-overhead", "reduce-overhead", False),
                             ("max-autotune", "max-autotune", False),
                             ("max-autotune, frozen weights", "max-autotune", True)):
@@ -48,6 +53,7 @@ for label, mode, frozen in (("default", "default", False), ("reduce-overhead", "
     with torch.no_grad():
         out, (code,) = run_and_get_code(torch.compile(probs, mode=mode), x)
         same = torch.allclose(out, probs(x), atol=1e-6)
+    # --8<-- [end:modes]
     call = code[code.index("def call("):]
     inputs = len(re.search(r"^\s*(.*?),? = args$", call, re.MULTILINE).group(1).split(", "))
     steps = [m.group(1) for line in call.splitlines() if (m := STEP.search(line))]
@@ -70,10 +76,12 @@ for label, mode, frozen in (("default", "default", False), ("reduce-overhead", "
 
 # The frozen graph with the autotuner given one choice at a time: the code of each, whichever is faster here.
 template = ("TRITON", "Triton's GEMM templates") if device == "cuda" else ("CPP", "the C++ GEMM template")
+# --8<-- [start:one_choice]
 for backends, meaning in (template, ("ATEN", "the library call")):
     torch._dynamo.reset()
     with torch.no_grad(), inductor_config.patch(freezing=True, max_autotune_gemm_backends=backends):
         out, (code,) = run_and_get_code(torch.compile(probs, mode="max-autotune"), x)
+        # --8<-- [end:one_choice]
         same = torch.allclose(out, probs(x), atol=1e-6)
     call = code[code.index("def call("):]
     print(f"frozen, {meaning} only (max_autotune_gemm_backends={backends!r}), same as eager: {same}")

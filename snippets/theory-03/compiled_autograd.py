@@ -28,14 +28,18 @@ W.grad = b.grad = None
 graphs = []
 
 
+# --8<-- [start:backend]
 def aot_eager_recording(gm, example_inputs):
     """Dynamo's graphs go through AOTAutograd without Inductor ("aot_eager"); we keep a list of them."""
     graphs.append(gm)
     return torch._dynamo.backends.debugging.aot_eager(gm, example_inputs)
+# --8<-- [end:backend]
 
 
+# --8<-- [start:compiled_autograd]
 torch._dynamo.config.compiled_autograd = True  # capture the backward when it runs, as one more graph
 torch.compile(step, backend=aot_eager_recording)(x, target)
+# --8<-- [end:compiled_autograd]
 print("gradients as in eager:", torch.allclose(W.grad, expected[0]), torch.allclose(b.grad, expected[1]))
 print("graphs handed to the backend:", len(graphs))
 for i, gm in enumerate(graphs, start=1):

@@ -46,14 +46,17 @@ def top_row(x):
 
 print("eager: confident positions", confident(x).tolist())
 print("eager: top word of the last position", F.linear(x, W, b)[-1].argmax().item())
+# --8<-- [start:flags]
 show(confident, "nonzero, default config", "nonzero")
 torch._dynamo.config.capture_dynamic_output_shape_ops = True
 show(confident, "nonzero, capture_dynamic_output_shape_ops=True", "nonzero", "sym_size")
 show(top_row, "item, default config", ".item()", "_[")
 torch._dynamo.config.capture_scalar_outputs = True
 show(top_row, "item, capture_scalar_outputs=True", ".item()", "select")
+# --8<-- [end:flags]
 
 
+# --8<-- [start:branch]
 def unsure(z):
     """True if, at some position, the head gives its top word a probability below 0.5."""
     return z.softmax(-1).amax(-1).lt(0.5).any()
@@ -69,17 +72,22 @@ def with_cond(x):
     """The same branch, as torch.cond."""
     z = F.linear(x, W, b)
     return torch.cond(unsure(z), lambda z: (z / 0.5).softmax(-1), lambda z: z.softmax(-1), (z,))
+# --8<-- [end:branch]
 
 
+# --8<-- [start:fullgraph_if]
 try:
     torch.compile(branchy, backend=record, fullgraph=True)(x)
+# --8<-- [end:fullgraph_if]
 except torch._dynamo.exc.UserError as e:
     print(f"if on .item(), fullgraph=True: {type(e).__module__}.{type(e).__name__}\n    {str(e).splitlines()[0]}")
 torch._dynamo.reset()
 graphs.clear()
+# --8<-- [start:cond]
 compiled = torch.compile(with_cond, backend=record, fullgraph=True)
 for rows in ([1, 4], [2, 3]):
     same = torch.equal(compiled(x[rows]), with_cond(x[rows]))
+    # --8<-- [end:cond]
     print(f"torch.cond, rows {rows}: unsure {unsure(F.linear(x[rows], W, b)).item()}, same as eager: {same}")
 print(f"graphs for both calls: {len(graphs)}; nodes:", " ".join(n.name for n in graphs[0].graph.nodes))
 print("   ", next(line.strip().split(";")[0] for line in graphs[0].code.splitlines() if "higher_order" in line))

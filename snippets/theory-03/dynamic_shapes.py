@@ -15,8 +15,10 @@ torch.manual_seed(0)
 W, b = lm_head()
 
 
+# --8<-- [start:head]
 def head(x):
     return F.linear(x, W, b).softmax(-1)
+# --8<-- [end:head]
 
 
 def signature(gm):
@@ -44,6 +46,7 @@ def guards_on_x(fn):
 graphs = []
 
 
+# --8<-- [start:automatic]
 def record(gm, example_inputs):
     graphs.append(gm)
     return gm.forward
@@ -53,6 +56,7 @@ compiled = torch.compile(head, backend=record)
 for batch in (2, 3, 4, 1):
     before = len(graphs)
     compiled(torch.randn(batch, 64))
+    # --8<-- [end:automatic]
     if len(graphs) > before:
         print(f"batch {batch}: new graph {len(graphs)} | {signature(graphs[-1])}")
     else:
@@ -68,14 +72,18 @@ def head_marked(x):
 
 torch._dynamo.reset()
 graphs.clear()
+# --8<-- [start:mark_dynamic]
 x = torch.randn(3, 64)
 torch._dynamo.mark_dynamic(x, 0, min=2, max=64)
 compiled = torch.compile(head_marked)
 _, (code,) = run_and_get_code(compiled, x)
+# --8<-- [end:mark_dynamic]
 print("\nmark_dynamic(x, 0, min=2, max=64), first call with batch 3:")
 guards_on_x(head_marked)
 unique = torch._dynamo.utils.counters["stats"]["unique_graphs"]
+# --8<-- [start:batch5]
 compiled(torch.randn(5, 64))
+# --8<-- [end:batch5]
 print("batch 5 then runs the same graph:", torch._dynamo.utils.counters["stats"]["unique_graphs"] == unique)
 print("the generated module, every line with a symbolic size:")
 for line in code.splitlines():
