@@ -65,6 +65,7 @@ def order_of_events(prof, phase):
 
 def fsdp(rank):
     W, _ = lm_head()
+    # --8<-- [start:shard]
     model = load_model().train()
     for block in model.blocks:
         fully_shard(block)  # one unit per transformer block
@@ -72,21 +73,26 @@ def fsdp(rank):
     fully_shard(model)  # the root unit: embeddings and the final norm
     weight = model.lm_head.weight
     local = weight.to_local()
+    # --8<-- [end:shard]
     lines = [f"lm_head.weight {tuple(weight.shape)} {weight.placements}: local {tuple(local.shape)}, "
              f"equal to W[{rank * 300}:{rank * 300 + 300}]: {torch.equal(local, W[rank * 300 : (rank + 1) * 300])}"]
+    # --8<-- [start:step]
     idx = torch.cat([encode(p) for p in PROMPTS])[2 * rank : 2 * rank + 2]  # this rank's 2 prompts
     with profile(record_shapes=True) as prof:
         with record_function("forward"):
             loss = F.cross_entropy(model(idx[:, :-1]).flatten(0, 1), idx[:, 1:].flatten())
         with record_function("backward"):
             loss.backward()
+    # --8<-- [end:step]
     order = ["forward, in the order this rank ran it:", *order_of_events(prof, "forward"),
              "backward, in the order this rank ran it:", *order_of_events(prof, "backward")]
     everyone = [None, None]
     dist.all_gather_object(everyone, order)
     lines += order if rank == 0 else [f"forward and backward: same order of events as rank 0: {order == everyone[0]}"]
+    # --8<-- [start:optimizer]
     opt = torch.optim.AdamW(model.parameters())
     opt.step()
+    # --8<-- [end:optimizer]
     lines.append(f"lm_head.weight: gradient local {tuple(weight.grad.to_local().shape)}, "
                  f"AdamW exp_avg local {tuple(opt.state[weight]['exp_avg'].to_local().shape)}")
     return lines

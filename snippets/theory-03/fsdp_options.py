@@ -54,6 +54,7 @@ def held(model):
     return ", ".join(f"{unit} {n}" for unit, n in sizes.items())
 
 
+# --8<-- [start:configure]
 def configure(model, option):
     mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32) if option == "mixed" else None
     kwargs = {"mp_policy": mp} if mp else {}
@@ -65,6 +66,7 @@ def configure(model, option):
         model.blocks[1].set_modules_to_forward_prefetch([model.lm_head])
         model.lm_head.set_modules_to_backward_prefetch([model.blocks[1]])
         model.blocks[1].set_modules_to_backward_prefetch([model.blocks[0]])
+# --8<-- [end:configure]
 
 
 def fsdp_options(rank):
@@ -73,6 +75,7 @@ def fsdp_options(rank):
     for option, title in (("default", "fully_shard() defaults"), ("keep", "reshard_after_forward=False"),
                           ("prefetch", "explicit prefetching"),
                           ("mixed", "MixedPrecisionPolicy(param_dtype=bfloat16, reduce_dtype=float32)")):
+        # --8<-- [start:run]
         model = load_model().train()
         configure(model, option)
         seen = []
@@ -83,6 +86,7 @@ def fsdp_options(rank):
             between = held(model)
             with record_function("backward"):
                 loss.backward()
+        # --8<-- [end:run]
         lines.append(f"=== {title}")
         lines.append(f"forward:  {order(prof, 'forward')}")
         lines.append(f"full parameters held between forward and backward (bytes): {between}")

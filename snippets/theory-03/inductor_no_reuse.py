@@ -17,6 +17,7 @@ x = torch.randn(4, 64)
 target = torch.tensor([3, 7, 11, 13])
 
 
+# --8<-- [start:step]
 def loss_fn(x, target):
     return F.cross_entropy(F.linear(x, W, b), target)
 
@@ -25,6 +26,7 @@ def loss_fn(x, target):
 with inductor_config.patch(allow_buffer_reuse=False, inplace_buffers=False):
     loss, (forward,) = run_and_get_code(torch.compile(loss_fn), x, target)
     _, (backward,) = run_and_get_code(loss.backward)
+# --8<-- [end:step]
 for name, code in (("forward", forward), ("backward", backward)):
     body = code[code.index("def call("):code.index("runner = ")].rstrip().splitlines()
     print(f"=== {name}: call(), without its assert_size_stride lines")

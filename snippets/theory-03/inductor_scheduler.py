@@ -23,6 +23,7 @@ def loss_fn(x, target):
     return F.cross_entropy(F.linear(x, W, b), target)
 
 
+# --8<-- [start:capture]
 # What TORCH_LOGS="fusion" writes (the scheduler's fusion decisions), kept here instead of on stderr.
 messages = []
 fusion_log = logging.getLogger("torch._inductor.scheduler.__fusion")
@@ -33,6 +34,7 @@ fusion_log.propagate = False
 loss, (forward,) = run_and_get_code(torch.compile(loss_fn), x, target)
 forward_messages, messages[:] = messages[:], []
 _, (backward,) = run_and_get_code(loss.backward)
+# --8<-- [end:capture]
 
 NODE = re.compile(r"^  SchedulerNode\(name='(op\d+)'\), (\w+)\(\['\[(.*?)\]', "
                   r"(?:'(\w+)', )?'origins=OrderedSet\(\[(.*?)\]\)")
@@ -89,6 +91,7 @@ for name, code in (("forward", forward), ("backward", backward)):
     reused = sum("# reuse" in line for line in body)
     print(f"    {len(sizes)} buffers allocated ({elements} elements), {reused} reused in place of a dead one")
 
+# --8<-- [start:donated]
 # The backward's "buf1 = addmm" needs AOTAutograd to donate addmm. The same step, compiled again
 # without donated buffers (and without the caches, which would hand back the code above):
 torch._dynamo.reset()
@@ -96,6 +99,7 @@ with functorch_config.patch(donated_buffer=False, enable_autograd_cache=False), 
         inductor_config.patch(fx_graph_cache=False):
     loss, _ = run_and_get_code(torch.compile(loss_fn), x, target)
     _, (backward,) = run_and_get_code(loss.backward)
+# --8<-- [end:donated]
 body = backward[backward.index("def call("):backward.index("runner = ")].rstrip().splitlines()
 print("\n=== backward: call() with donated_buffer=False, its lines on buf1 and addmm")
 for number, line in enumerate(body, start=1):

@@ -18,6 +18,7 @@ x = torch.randn(4, 64, device=device)
 target = torch.tensor([3, 7, 11, 13], device=device)
 
 
+# --8<-- [start:step]
 def loss_fn(x, target):
     return F.cross_entropy(F.linear(x, W, b), target)
 
@@ -25,6 +26,7 @@ def loss_fn(x, target):
 compiled = torch.compile(loss_fn)
 loss, (forward,) = run_and_get_code(compiled, x, target)
 _, (backward,) = run_and_get_code(loss.backward)
+# --8<-- [end:step]
 for name, code in (("forward", forward), ("backward", backward)):
     with open(f"{name}.py", "w") as f:
         f.write(code)

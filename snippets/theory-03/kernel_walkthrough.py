@@ -15,11 +15,13 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 W, b = lm_head(device)
 
 
+# --8<-- [start:compile]
 def head(x):
     return F.linear(x, W, b).softmax(-1)
 
 
 _, (code,) = run_and_get_code(torch.compile(head), torch.randn(2, 64, device=device))
+# --8<-- [end:compile]
 QUOTES = "'" * 3
 name, kernel = re.findall(rf"(\w+) = async_compile\.\w+\((?:'\w+', )?.*?r?{QUOTES}(.*?){QUOTES}", code, re.DOTALL)[0]
 call = [line.strip() for line in code.splitlines() if "extern_kernels." in line or re.match(rf"\s*{name}\w*\(", line)]

@@ -18,6 +18,7 @@ torch.manual_seed(0)
 W, b = (t.clone().requires_grad_() for t in lm_head())
 
 
+# --8<-- [start:compile]
 def loss_fn(x, target):
     return F.cross_entropy(F.linear(x, W, b), target)
 
@@ -25,13 +26,16 @@ def loss_fn(x, target):
 compiled = torch.compile(loss_fn)
 for batch in (4, 8):  # the second size triggers a recompilation, which the report shows too
     compiled(torch.randn(batch, 64), torch.arange(batch)).backward()
+# --8<-- [end:compile]
 
 # TORCH_TRACE wrote a structured log of every compile step; tlparse turns it
 # into a browsable report. The raw logs and the timing trace stay out of the site.
+# --8<-- [start:tlparse]
 tlparse = shutil.which("tlparse") or os.path.join(os.path.dirname(sys.executable), "tlparse")
 logs = [os.path.join("trace", name) for name in sorted(os.listdir("trace"))]
 subprocess.run([tlparse, *logs, "-o", "tlparse", "--overwrite", "--no-browser"], check=True,
                capture_output=True, text=True)
+# --8<-- [end:tlparse]
 for name in ("raw.log", "raw.jsonl", "chromium_events.json", "payloads"):
     path = os.path.join("tlparse", name)
     shutil.rmtree(path) if os.path.isdir(path) else os.path.exists(path) and os.remove(path)
