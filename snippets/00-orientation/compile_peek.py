@@ -16,6 +16,7 @@ b = torch.randn(600, device=device)
 x = torch.randn(2, 64, device=device)
 
 
+# --8<-- [start:compile]
 def head(x):
     return F.linear(x, W, b).softmax(dim=-1)
 
@@ -23,6 +24,7 @@ def head(x):
 compiled = torch.compile(head)
 out, (code,) = run_and_get_code(compiled, x)
 torch.testing.assert_close(out, head(x))
+# --8<-- [end:compile]
 
 with open("output_code.py", "w") as f:
     f.write(code)
@@ -34,6 +36,7 @@ kernels = re.findall(rf"(\w+) = async_compile\.\w+\((?:'\w+', )?.*?r?{QUOTES}(.*
 print(f"Inductor wrote a {len(code.splitlines())}-line module for {device}.")
 print("Library calls:", sorted(set(re.findall(r"extern_kernels\.(\w+)", code))))
 
+# --8<-- [start:settings]
 # Why the matrix multiply is a library call: in the default mode Inductor does
 # not autotune matrix multiplies, so the ATen kernel is its only candidate.
 config = torch._inductor.config
@@ -41,6 +44,7 @@ print("\nInductor's matrix-multiply settings in the default mode:")
 for name in ("max_autotune", "max_autotune_gemm", "max_autotune_gemm_backends"):
     print(f"  {name} = {getattr(config, name)!r}")
 print('mode="max-autotune" sets:', torch._inductor.list_mode_options("max-autotune"))
+# --8<-- [end:settings]
 for name, source in kernels:
     print(f"\n--- generated kernel {name} ---")
     print(source.strip())

@@ -12,11 +12,14 @@ b = torch.randn(600, device=device, requires_grad=True)
 x = torch.randn(2, 64, device=device, requires_grad=True)
 names = {id(W): "W", id(b): "b", id(x): "x"}
 
+# --8<-- [start:call]
 y = F.linear(x, W, b)
 print("y.shape:", tuple(y.shape))
 print("y.grad_fn:", y.grad_fn)
+# --8<-- [end:call]
 
 
+# --8<-- [start:graph]
 def show(node, depth=1):
     """Every node the backward will visit, each under the node that feeds it."""
     for fn, index in node.next_functions:
@@ -29,3 +32,4 @@ def show(node, depth=1):
 
 print("next_functions, recursively:")
 show(y.grad_fn)
+# --8<-- [end:graph]

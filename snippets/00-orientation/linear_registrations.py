@@ -6,6 +6,7 @@ import re
 
 import torch
 
+# --8<-- [start:registrations]
 # One line per dispatch key that has a kernel for the operator, and the file
 # that registered it (the wheel's build paths shortened to the file name).
 for op in ("aten::linear", "aten::addmm"):
@@ -15,3 +16,4 @@ for op in ("aten::linear", "aten::addmm"):
         if found and "fallthrough" not in line:
             key, where = found.groups()
             print(f"  {key:<45} {where.rsplit('/', 1)[-1]}")
+# --8<-- [end:registrations]

@@ -8,15 +8,18 @@ import os
 from minigpt import CHECKPOINT, load_checkpoint, load_model
 from minigpt import vocabulary as V
 
+# --8<-- [start:head]
 checkpoint = load_checkpoint()
 model = load_model()
 head = model.lm_head
 
 print("LM head:", head)
 print("  weight", tuple(head.weight.shape), head.weight.dtype, "| bias", tuple(head.bias.shape), head.bias.dtype)
+# --8<-- [end:head]
 print("config:", checkpoint["config"])
 print(f"checkpoint: {os.path.getsize(CHECKPOINT) / 1024:.0f} KiB, trained with torch {checkpoint['torch']}")
 
+# --8<-- [start:parameters]
 parts = {"token + position embeddings": ("tok.", "pos."), "transformer blocks": ("blocks.",),
          "final layer norm": ("ln_f.",), "LM head": ("lm_head.",)}
 total = sum(p.numel() for p in model.parameters())
@@ -24,6 +27,7 @@ print(f"\nparameters: {total:,}")
 for label, prefixes in parts.items():
     count = sum(p.numel() for n, p in model.named_parameters() if n.startswith(prefixes))
     print(f"  {label:<28} {count:>7,}  ({count / total:.0%})")
+# --8<-- [end:parameters]
 
 words = V.VOCAB
 en_forms = {w for forms in V.EN_VERBS for w in forms}
