@@ -1,10 +1,11 @@
 """One page from Markdown to HTML: directives out before Markdown runs, their HTML in after it.
 
 ``prepare`` replaces each directive line with a placeholder and renders the
-directive; the bodies of ``note`` and ``pending`` directives stay in the
+directive; the bodies of ``note``, ``pending`` and ``map`` directives stay in the
 Markdown, between markers, so that Markdown renders them like the rest of the
 page (links, code, emphasis). ``finish`` puts each rendered directive at its
-placeholder and moves each body into the device tab it belongs to. The MkDocs
+placeholder and moves each body into the slot it belongs to: a device tab, or
+the frame a map draws where it stands. The MkDocs
 adapter calls both around MkDocs' own conversion; the tests call
 :func:`render_markdown`, which does the same with Python-Markdown in-process.
 """
@@ -55,7 +56,13 @@ def prepare(markdown: str, page: Page) -> Prepared:
         indent = directive.indent
         if directive.kind in directives.WITH_BODY:
             body = [indent + line if line.strip() else "" for line in directive.body.split("\n")]
+            # A body kind that draws something where it stands (a map) gets a slot there too; its body then goes
+            # into the body slot its HTML holds, as a note's goes into its tab.
+            head = [indent + SLOT.format(number), ""] if rendered.html else []
+            if rendered.html:
+                prepared.slots[number] = rendered.html
             lines[directive.line - 1 : directive.end] = [
+                *head,
                 f"{indent}<!--phase25-body-begin {number}-->",
                 "",
                 *body,

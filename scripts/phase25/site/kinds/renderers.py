@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import KINDS, Directive
-from . import atlas, reports
+from . import atlas, call_map, reports
 from .snippet_html import render_body_anchor, render_snippet
 
 Renderer = Callable[[Directive, Page], Rendered]
@@ -17,6 +17,7 @@ RENDERERS: dict[str, Renderer] = {
     "execution-report": reports.execution_report,
     "drift-report": reports.drift_report,
     "atlas": atlas.render,
+    "map": call_map.render,
 }
 
 

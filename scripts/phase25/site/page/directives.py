@@ -1,8 +1,8 @@
 """The directives a page source holds, ``::: <kind> <arguments>``, and the one table of their kinds.
 
 A directive is a line ``::: <kind> <arguments>`` outside fenced code, so a page
-may show the syntax itself inside a fence. ``note`` and ``pending`` directives
-own the indented lines under them (their body, in Markdown). A directive of an
+may show the syntax itself inside a fence. ``note``, ``pending`` and ``map``
+directives own the indented lines under them (their body, in Markdown). A directive of an
 unknown kind, or with the wrong arguments, is an error with the page and line.
 
 :data:`KINDS` is read by the parser (arguments, bodies), by the renderers'
@@ -46,6 +46,7 @@ KINDS = {
         Kind("atlas", "::: atlas <page>/<name>   (the snippet whose record lists every operator)", 1),
         Kind("note", "::: note <page>/<name> <device>   (then the note, indented by four spaces)", 2, body=True),
         Kind("pending", "::: pending <page>/<name> <device>   (then the text, indented by four spaces)", 2, body=True),
+        Kind("map", "::: map <page>/<name> <device>   (then its numbered steps, indented by 4 spaces)", 2, body=True),
     )
 }
 WITH_BODY = tuple(name for name, kind in KINDS.items() if kind.body)
