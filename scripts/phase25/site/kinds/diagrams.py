@@ -6,7 +6,10 @@ are small and fixed once recorded, so they are laid out here instead, once per b
 drawing (each node one layer after its furthest parent), nodes in their order of first mention,
 edges as arrows. The SVG has a title and a description that lists every edge for screen readers, its
 text is selectable, its colours come from the theme (both schemes), and its fixed words are in the
-page's language.
+page's language. It is shown at its own size, where its text is 12 px: a drawing wider than the column
+(the dispatcher's walk is 1161 px) scrolls sideways in its figure rather than shrinking its text (to
+9 px in the column of a 1400 px screen), and the drawing takes the keyboard's focus so that the arrow
+keys scroll it too.
 
 The subset read is what the snippets write: ``flowchart TB|LR``; nodes ``id["label"]`` and
 ``id(["label"])`` (a rounded node: an operator); edges ``a --> b``, chains ``a --> b --> c`` and
@@ -190,7 +193,7 @@ def svg(source: str, name: str, lang: str, where: str, ident: str) -> str:
     box = f"{-margin} {-margin} {width + 2 * margin:.0f} {height + 2 * margin:.0f}"
     return (
         f'<figure class="snippet-diagram"><svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="{box}" '
-        f'width="{width + 2 * margin:.0f}" aria-labelledby="{ident}-t {ident}-d">'
+        f'width="{width + 2 * margin:.0f}" tabindex="0" aria-labelledby="{ident}-t {ident}-d">'
         f'<title id="{ident}-t">{escape(title)}</title><desc id="{ident}-d">{escape(edges)}</desc>'
         f'<defs><marker id="{ident}-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" '
         'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z"/></marker></defs>'
