@@ -11,13 +11,16 @@ from minigpt import lm_head
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 
+# --8<-- [start:ddp]
 def ddp(rank):
     W, b = lm_head()
     head = torch.nn.Linear(64, 600)
     head.load_state_dict({"weight": W, "bias": b})
     model = DDP(head)
+    # --8<-- [end:ddp]
     lines = [f"holds weight {tuple(model.module.weight.shape)} and bias {tuple(model.module.bias.shape)}: a full copy"]
 
+    # --8<-- [start:hook]
     def logged_allreduce(state, bucket):  # what DDP sends, and when
         sizes = [tuple(p.shape) for p in bucket.parameters()]
         lines.append(f"backward: all-reduce of bucket {bucket.index()}, {bucket.buffer().numel()} values for {sizes}")
@@ -30,6 +33,7 @@ def ddp(rank):
     loss = F.cross_entropy(model(x), target)
     lines.append(f"forward: local loss {loss.item():.4f} (no communication)")
     loss.backward()
+    # --8<-- [end:hook]
     grads = torch.cat([model.module.weight.grad.flatten(), model.module.bias.grad])
     everyone = [torch.empty_like(grads) for _ in range(2)]
     dist.all_gather(everyone, grads)
@@ -37,7 +41,9 @@ def ddp(rank):
     return lines
 
 
+# --8<-- [start:init]
 dist.init_process_group("gloo")  # RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: set by the runner, as by torchrun
+# --8<-- [end:init]
 torch.manual_seed(0)
 for line in ddp(dist.get_rank()):
     print(line)

@@ -30,6 +30,7 @@ def backward_order(prof):
     return " ".join(steps)
 
 
+# --8<-- [start:default]
 def ddp_compile(rank):
     idx = torch.cat([encode(p) for p in PROMPTS])[2 * rank : 2 * rank + 2]  # this rank's 2 prompts
     lines = []
@@ -38,10 +39,12 @@ def ddp_compile(rank):
         torch.compile(ddp, backend="aot_eager")(idx[:, :-1])
     except AssertionError as error:
         lines.append(f"torch.compile(DDP(model, bucket_cap_mb=0.2)): AssertionError: {error}")
+    # --8<-- [end:default]
     lines.append(f"DDP's own caps: first bucket {ddp._bucket_config.first_bucket_bytes_cap} bytes, the others "
                  f"{ddp.bucket_bytes_cap}; Dynamo's DDPOptimizer takes {dist._DEFAULT_FIRST_BUCKET_BYTES} "
                  f"for the first")
 
+    # --8<-- [start:split]
     torch._dynamo.config.optimize_ddp = False  # from here on, the graph is split (or not) by the backend given
     for split in (False, True):
         torch._dynamo.reset()
@@ -56,6 +59,7 @@ def ddp_compile(rank):
             splitter = DDPOptimizer(bucket_bytes_cap=ddp.bucket_bytes_cap, backend_compile_fn=aot_eager,
                                     first_bucket_cap=ddp._bucket_config.first_bucket_bytes_cap)
         compiled = torch.compile(ddp, backend=splitter.compile_fn if split else aot_eager)
+        # --8<-- [end:split]
         for _step in (1, 2):
             with profile(record_shapes=True) as prof:
                 loss = F.cross_entropy(compiled(idx[:, :-1]).flatten(0, 1), idx[:, 1:].flatten())

@@ -25,20 +25,25 @@ def label(node):
     return name
 
 
+# --8<-- [start:train_step]
 def train_step(model, x, target):
     loss = F.cross_entropy(model(x), target)
     loss.backward()
     return loss
+# --8<-- [end:train_step]
 
 
+# --8<-- [start:modes]
 def compiled_ddp(rank, optimize_ddp, with_compiled_autograd):
     """Two compiled training steps of DDP(head): the graphs Dynamo compiled, the all-reduces of step 2."""
     torch._dynamo.reset()
     torch._dynamo.config.optimize_ddp = optimize_ddp  # DDP reads it when it is built
     torch._dynamo.config.compiled_autograd = with_compiled_autograd
+    # --8<-- [end:modes]
     W, b = lm_head()
     head = torch.nn.Linear(64, 600)
     head.load_state_dict({"weight": W, "bias": b})
+    # --8<-- [start:compile]
     model = DDP(head)
     graphs = []
 
@@ -47,6 +52,7 @@ def compiled_ddp(rank, optimize_ddp, with_compiled_autograd):
         return lookup_backend("aot_eager")(gm, example_inputs, **kwargs)
 
     step = torch.compile(train_step, backend=aot_eager)
+    # --8<-- [end:compile]
     x = torch.randn(4, 64, generator=torch.Generator().manual_seed(rank))  # each rank its own half of the batch
     target = torch.tensor([3, 7, 11, 13])
     for _step in (1, 2):
@@ -66,8 +72,10 @@ def compiled_ddp(rank, optimize_ddp, with_compiled_autograd):
 
 
 def main(rank):
+    # --8<-- [start:main]
     hooks, grads_hooks = compiled_ddp(rank, "ddp_optimizer", False)  # the default: DDP's C++ reducer, its hooks
     traced, grads_traced = compiled_ddp(rank, "python_reducer", True)
+    # --8<-- [end:main]
     lines = [*hooks, *traced, f"same gradients on this rank either way: {torch.allclose(grads_hooks, grads_traced)}"]
     everyone = [None, None]
     dist.all_gather_object(everyone, [lines, grads_traced])

@@ -67,6 +67,7 @@ def patterns(rank):
         mine = batch[2 * rank : 2 * rank + 2]
         x = model.hidden(mine[:, :-1]).detach()
 
+        # --8<-- [start:step]
         def step():
             with record_function("forward"):
                 loss = F.cross_entropy(net(x).flatten(0, 1), mine[:, 1:].flatten())
@@ -75,15 +76,20 @@ def patterns(rank):
             with record_function("optimizer step"):
                 opt.step()
                 opt.zero_grad()
+        # --8<-- [end:step]
         return step
 
+    # --8<-- [start:ddp_fsdp]
     ddp = DDP(head())
     fsdp = head()
     fully_shard(fsdp)
+    # --8<-- [end:ddp_fsdp]
 
+    # --8<-- [start:tensor_parallel]
     # Tensor parallel: the head column-wise, then a projection back to 64 row-wise; the same input on both ranks.
     pair = torch.nn.Sequential(head(), torch.nn.Linear(600, 64))
     parallelize_module(pair, init_device_mesh("cpu", (2,)), {"0": ColwiseParallel(), "1": RowwiseParallel()})
+    # --8<-- [end:tensor_parallel]
     tp_opt = torch.optim.SGD(pair.parameters(), lr=0.1)
     tp_x = model.hidden(batch[:2]).detach()
 
@@ -117,9 +123,11 @@ def patterns(rank):
         def forward(self, h):
             return self.lm_head(self.ln_f(h))
 
+    # --8<-- [start:pipeline]
     stage_module = Body() if rank == 0 else Head()
     schedule = ScheduleGPipe(PipelineStage(stage_module, rank, 2, torch.device("cpu")), n_microbatches=2,
                              loss_fn=lambda logits, target: F.cross_entropy(logits.flatten(0, 1), target.flatten()))
+    # --8<-- [end:pipeline]
     pp_opt = torch.optim.SGD(stage_module.parameters(), lr=0.1)
 
     def pipeline_parallel():
@@ -137,12 +145,14 @@ def patterns(rank):
 
 def table(rank):
     rows = {}  # (pattern, phase, call, gloo, bytes) -> number of calls in steps 1, 2 and 3, in order of first call
+    # --8<-- [start:profile]
     for name, step in patterns(rank).items():
         for i in range(3):
             with profile(record_shapes=True) as prof:
                 step()
             for phase, op, gloo, nbytes in calls(prof):
                 rows.setdefault((name, phase, op, gloo, nbytes), [0, 0, 0])[i] += 1
+    # --8<-- [end:profile]
     first = list(rows)
     keys = sorted(rows, key=lambda k: (first.index(next(f for f in first if f[0] == k[0])), PHASES.index(k[1]),
                                        first.index(k)))

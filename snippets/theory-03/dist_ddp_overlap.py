@@ -115,6 +115,7 @@ def svg(ranks):
     return "\n".join(parts)
 
 
+# --8<-- [start:ddp]
 def ddp_overlap(rank):
     model = load_model().train()
     mark_backward_of_layers(model)
@@ -127,10 +128,12 @@ def ddp_overlap(rank):
         return default_hooks.allreduce_hook(state, bucket)
 
     ddp.register_comm_hook(None, allreduce)
+    # --8<-- [end:ddp]
     mine = torch.cat([encode(p) for p in PROMPTS])[2 * rank : 2 * rank + 2]
     lines = [f"MiniGPT: {len(names)} parameters, {sum(p.numel() for p in model.parameters())} values; "
              "bucket_cap_mb=0.2"]
     steps = []
+    # --8<-- [start:steps]
     for _ in range(2):
         with profile(record_shapes=True) as prof:
             with record_function("forward"):
@@ -139,6 +142,7 @@ def ddp_overlap(rank):
             with record_function("backward"):
                 loss.backward()
         steps.append(sorted(prof.events(), key=lambda e: e.time_range.start))
+    # --8<-- [end:steps]
 
     def calls(events, name):
         return [e for e in events if e.name == name]

@@ -33,10 +33,13 @@ def dtensor(rank):
     torch.manual_seed(0)
     x = torch.randn(4, 64)  # the same 4 hidden states on both ranks
     target = torch.tensor([3, 7, 311, 599])
+    # --8<-- [start:mesh]
     mesh = init_device_mesh("cpu", (2,))
+    # --8<-- [end:mesh]
     lines = []
 
     # Three layouts of the head's matmul, and what sharding propagation makes of each output.
+    # --8<-- [start:layouts]
     cases = (
         ("x Replicate, W Shard(0)", [Replicate()], [Shard(0)]),  # W's rows: the vocabulary
         ("x Shard(1), W Shard(1)", [Shard(1)], [Shard(1)]),  # both split along the 64 features
@@ -46,6 +49,7 @@ def dtensor(rank):
         dx, dW = distribute_tensor(x, mesh, x_places), distribute_tensor(W, mesh, w_places)
         with profile(record_shapes=True) as prof:
             scores = dx @ dW.T
+        # --8<-- [end:layouts]
         lines.append(f"{label}: x @ W.T is {describe(scores)}, collectives: {collectives(prof)}")
         if scores.placements == (Partial(),):
             partial = scores
@@ -54,13 +58,16 @@ def dtensor(rank):
     mine = slice(rank * 32, rank * 32 + 32)
     lines.append(f"Partial: this rank's local (4, 600) is the sum over its 32 features only: "
                  f"{torch.allclose(partial.to_local(), x[:, mine] @ W[:, mine].T, atol=1e-5)}")
+    # --8<-- [start:redistribute]
     for source, placements in ((partial, [Replicate()]), (partial, [Shard(1)]), (vocab_sharded, [Replicate()])):
         with profile(record_shapes=True) as prof:
             moved = source.redistribute(mesh, placements)
+        # --8<-- [end:redistribute]
         lines.append(f"redistribute {source.placements} -> {moved.placements}: {collectives(prof)}, "
                      f"equal to x @ W.T: {torch.allclose(moved.full_tensor(), x @ W.T, atol=1e-4)}")
 
     # The loss over the vocabulary dimension without gathering the 600 columns.
+    # --8<-- [start:loss_parallel]
     scores = (distribute_tensor(x, mesh, [Replicate()]) @ distribute_tensor(W, mesh, [Shard(0)]).T
               + distribute_tensor(b, mesh, [Shard(0)]))
     scores = scores.detach().requires_grad_()
@@ -69,6 +76,7 @@ def dtensor(rank):
             loss = F.cross_entropy(scores, target)
         with profile(record_shapes=True) as backward:
             loss.backward()
+    # --8<-- [end:loss_parallel]
     reference = (x @ W.T + b).requires_grad_()
     expected = F.cross_entropy(reference, target)
     expected.backward()

@@ -22,6 +22,7 @@ def collectives(prof):
 
 
 def moves(rank):
+    # --8<-- [start:redistribute]
     W, _ = lm_head()
     mesh = init_device_mesh("cpu", (2,))
     lines = []
@@ -31,6 +32,7 @@ def moves(rank):
         try:
             with profile(record_shapes=True) as prof:
                 moved = start.redistribute(mesh, target)
+        # --8<-- [end:redistribute]
         except RuntimeError as error:
             lines.append(f"{source[0]!r} -> {target[0]!r}: RuntimeError: {error}")
             continue

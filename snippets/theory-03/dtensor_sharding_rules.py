@@ -11,10 +11,13 @@ from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import DTensor, Replicate, Shard, distribute_tensor
 from torch.distributed.tensor.debug import CommDebugMode
 
+# --8<-- [start:propagator]
 mm = torch.ops.aten.mm.default
 propagator = DTensor._op_dispatcher.sharding_propagator
+# --8<-- [end:propagator]
 
 
+# --8<-- [start:registries]
 def registries():
     """Where DTensor looks up an operator's rule, and mm's rule for one mesh dimension."""
     lines = [f"{name}: {len(getattr(propagator, name))} operators, aten.mm.default among them: "
@@ -23,6 +26,7 @@ def registries():
     rule = propagator.op_single_dim_strategy_funcs[mm].func
     lines.append(f"mm's rule {rule.__name__}, one line per strategy: output, self, mat2")
     lines += ["    " + ", ".join(map(str, strategy)) for strategy in rule(mm, (), {})]
+    # --8<-- [end:registries]
     return lines
 
 
@@ -31,6 +35,7 @@ def collectives(comm):
     return ", ".join(f"{str(op).split('.')[-1]} x {n}" for op, n in comm.get_comm_counts().items()) or "none"
 
 
+# --8<-- [start:propagate]
 def propagate(mesh, x, Wt, x_place, w_place):
     """The output placement propagation computes for x @ W.T, and whether the inputs must move first."""
     a, b = distribute_tensor(x, mesh, [x_place]), distribute_tensor(Wt, mesh, [w_place])
@@ -41,6 +46,7 @@ def propagate(mesh, x, Wt, x_place, w_place):
         line += f", inputs moved to {moved[0]}, {moved[1]} first"
     with CommDebugMode() as comm:
         same = torch.mm(a, b).placements == out.output_spec.placements
+    # --8<-- [end:propagate]
     return line + f"; x @ W.T agrees: {same}, collectives: {collectives(comm)}"
 
 
@@ -54,12 +60,14 @@ def sharding_rules(rank):
                              (Shard(0), Shard(1)), (Shard(1), Replicate())):
         lines.append("    " + propagate(mesh["tp"], x, W.T, x_place, w_place))
 
+    # --8<-- [start:two_dims]
     # One tensor placed on both mesh dimensions: W's rows split over dp, its columns over tp.
     dW = distribute_tensor(W, mesh, [Shard(0), Shard(1)])
     dx = distribute_tensor(x, mesh, [Replicate(), Shard(1)])
     scores = dx @ dW.T  # per mesh dimension: dp R @ S(1), tp S(1) @ S(0)
     with CommDebugMode() as comm:
         gathered = scores.redistribute(mesh, [Shard(1), Replicate()])
+    # --8<-- [end:two_dims]
     lines += [f"W {dW.placements}: local {tuple(dW.to_local().shape)}; x {dx.placements}",
               f"x @ W.T: {scores.placements}, local {tuple(scores.to_local().shape)}",
               f"redistribute to {gathered.placements}: {collectives(comm)}"
