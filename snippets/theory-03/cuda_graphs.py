@@ -14,8 +14,10 @@ torch.manual_seed(0)
 W, b = lm_head("cuda")
 
 
+# --8<-- [start:probs]
 def probs(x):
     return F.linear(x, W, b).softmax(-1)
+# --8<-- [end:probs]
 
 
 def launches(fn, x, calls=3):
@@ -34,22 +36,28 @@ def launches(fn, x, calls=3):
 
 
 x = torch.randn(2, 64, device="cuda")
+# --8<-- [start:three_ways]
 for label, fn in (("eager", probs), ("default", torch.compile(probs)),
                   ("reduce-overhead", torch.compile(probs, mode="reduce-overhead"))):
     api, distinct, total = launches(fn, x)
+    # --8<-- [end:three_ways]
     print(f"{label:<16} 3 calls: launch calls {api}; GPU kernels run: {total} ({distinct} distinct)")
 
 # A replay writes its outputs into the same memory every time: an output kept from an earlier call is overwritten.
+# --8<-- [start:replay]
 torch._dynamo.reset()
 graphed = torch.compile(probs, mode="reduce-overhead")
 for _ in range(3):
     graphed(x)
 first = graphed(x)
 second = graphed(torch.randn(2, 64, device="cuda"))
+# --8<-- [end:replay]
 try:
     print("first output still readable:", first.sum().item() > 0)
 except RuntimeError as error:
     print("reading the first output after the second call:", type(error).__name__ + ":", str(error).splitlines()[0])
+# --8<-- [start:clone]
 kept = graphed(x).clone()  # a copy outside the graph's memory pool survives the next replay
 graphed(torch.randn(2, 64, device="cuda"))
+# --8<-- [end:clone]
 print("a clone of an output survives the next call:", torch.allclose(kept, probs(x)))

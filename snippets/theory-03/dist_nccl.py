@@ -35,6 +35,7 @@ def collectives(rank):
     full = torch.empty_like(grad)
     lines = [f"world size {WORLD}, {torch.cuda.get_device_name(device)}, NCCL {torch.cuda.nccl.version()}"]
     found = {}
+    # --8<-- [start:collectives]
     for label, op in (("matmul", lambda: x @ W.T), ("all_reduce", lambda: dist.all_reduce(grad)),
                       ("reduce_scatter_tensor", lambda: dist.reduce_scatter_tensor(shard, grad)),
                       ("all_gather_into_tensor", lambda: dist.all_gather_into_tensor(full, shard))):
@@ -42,6 +43,7 @@ def collectives(rank):
         torch.cuda.synchronize(device)
         with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
             op()
+            # --8<-- [end:collectives]
             torch.cuda.synchronize(device)
         trace = os.path.join(tempfile.mkdtemp(), "trace.json")
         prof.export_chrome_trace(trace)
@@ -58,8 +60,10 @@ def collectives(rank):
 def worker(rank, store):
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # NCCL's own messages would interleave between ranks
     torch.cuda.set_device(rank)
+    # --8<-- [start:nccl]
     dist.init_process_group("nccl", init_method=f"file://{store}", rank=rank, world_size=WORLD,
                             device_id=torch.device("cuda", rank))
+    # --8<-- [end:nccl]
     try:
         lines = collectives(rank)
         gathered = [None] * WORLD
@@ -73,4 +77,6 @@ def worker(rank, store):
 
 
 with tempfile.TemporaryDirectory() as tmp:
+    # --8<-- [start:ranks]
     mp.start_processes(worker, args=(os.path.join(tmp, "store"),), nprocs=WORLD, join=True, start_method="fork")
+# --8<-- [end:ranks]
