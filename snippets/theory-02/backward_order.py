@@ -25,6 +25,7 @@ while queue:
     if node not in nodes:
         nodes.append(node)
         queue += [n for n, _ in node.next_functions if n is not None]
+# --8<-- [start:hooks]
 for node in nodes:
     node.register_prehook(lambda grad_out, n=node: print(f"  enter {n.name():<34} grad_output {shape(grad_out)}"))
     node.register_hook(lambda grad_in, grad_out, n=node: print(f"  leave {n.name():<34} grad_inputs {shape(grad_in)}"))
@@ -32,4 +33,5 @@ for node in nodes:
 W.register_hook(lambda g: print(f"  tensor hook on W: gradient {tuple(g.shape)}, norm {g.norm():.4f}"))
 print("loss.backward():")
 loss.backward()
+# --8<-- [end:hooks]
 print("W.grad is set:", W.grad is not None, "| x.grad:", tuple(x.grad.shape))

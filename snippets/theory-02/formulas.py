@@ -11,6 +11,7 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 torch.manual_seed(0)
 W, b = (t.clone().requires_grad_() for t in lm_head(device))
 x = torch.randn(2, 64, device=device, requires_grad=True)
+# --8<-- [start:formulas]
 g = torch.randn(2, 600, device=device)  # an upstream gradient dL/dy
 
 y = F.linear(x, W, b)
@@ -22,6 +23,7 @@ by_hand = {
     "dL/dW = g.T @ x": (g.T @ x, W.grad),
     "dL/db = g.sum(0)": (g.sum(0), b.grad),
 }
+# --8<-- [end:formulas]
 for name, (mine, torchs) in by_hand.items():
     print(f"{name:<18} shape {tuple(mine.shape)!s:<10} allclose {torch.allclose(mine, torchs)}  "
           f"bit for bit {torch.equal(mine, torchs)}")

@@ -19,6 +19,7 @@ states.requires_grad_()
 target = torch.tensor([vocab().index("walked"), vocab().index("comí")], device=device)
 
 
+# --8<-- [start:walk]
 def walk(root, diagram):
     """Breadth-first over grad_fn and next_functions, as .backward() will visit them."""
     names, edges, queue, index = {}, [], [root], 0
@@ -33,6 +34,7 @@ def walk(root, diagram):
                 names[child] = f"n{len(names)}"
                 queue.append(child)
             edges.append((node, child))
+    # --8<-- [end:walk]
     labels = {W: "W", b: "b", x: "x", states: "states"}
     lines = ["flowchart TB"]
     for node, ident in names.items():
@@ -48,6 +50,7 @@ def walk(root, diagram):
         f.write("\n".join(lines) + "\n")
 
 
+# --8<-- [start:graphs]
 y = F.linear(x, W, b)
 print("graph of y = F.linear(x, W, b):")
 walk(y.grad_fn, "head.mmd")
@@ -57,3 +60,4 @@ walk(loss.grad_fn, "head_and_loss.mmd")
 scores = F.linear(states, W, b)
 print(f"\ngraph of F.linear(states, W, b) on the model's states {tuple(states.shape)} -> {tuple(scores.shape)}:")
 walk(scores.grad_fn, "head_on_states.mmd")
+# --8<-- [end:graphs]
