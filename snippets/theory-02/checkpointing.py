@@ -18,12 +18,15 @@ inputs, targets = tokens[:, :-1], tokens[:, 1:]  # predict each next token: 32 x
 parameters = {p.untyped_storage().data_ptr() for p in model.parameters()}
 
 # Count the forwards of each block: a pre-hook fires when one starts, a hook when it returns.
+# --8<-- [start:count]
 started, finished = Counter(), Counter()
 for i, block in enumerate(model.blocks):
     block.register_forward_pre_hook(lambda module, args, i=i: started.update([i]))
     block.register_forward_hook(lambda module, args, output, i=i: finished.update([i]))
+# --8<-- [end:count]
 
 
+# --8<-- [start:step]
 def training_step(use_checkpoint, table=True):
     saved, part = [], ["embeddings"]
 
@@ -40,6 +43,7 @@ def training_step(use_checkpoint, table=True):
         logits = model.lm_head(model.ln_f(x))
         part[0] = "loss"
         loss = F.cross_entropy(logits.reshape(-1, 600), targets.reshape(-1), ignore_index=0)
+    # --8<-- [end:step]
 
     # Bytes kept alive: each storage once, parameters left out (they live anyway).
     rows, counted = {}, set()
@@ -83,5 +87,7 @@ print("same loss and gradients, bit for bit:",
 # The recomputed forwards never finished: checkpoint stops each one as soon as it has rebuilt
 # the last tensor the backward needs. Without that early stop, they run to the end.
 print("\nagain, with torch.utils.checkpoint.set_checkpoint_early_stop(False):")
+# --8<-- [start:early_stop]
 with torch.utils.checkpoint.set_checkpoint_early_stop(False):
     training_step(use_checkpoint=True, table=False)
+# --8<-- [end:early_stop]

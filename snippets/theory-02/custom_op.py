@@ -8,10 +8,12 @@ import torch.nn.functional as F
 from minigpt import lm_head
 
 
+# --8<-- [start:op]
 # An operator of our own: the LM head with a temperature, scores = (x W^T + b) / T.
 @torch.library.custom_op("phase25::tempered_head", mutates_args=())
 def tempered_head(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor, T: float) -> torch.Tensor:
     return F.linear(x, W, b) / T
+# --8<-- [end:op]
 
 
 def dispatch_table():
@@ -40,6 +42,7 @@ y = tempered_head(x, W.clone().requires_grad_(), b, 2.0)  # the Autograd entry r
 print("  grad_fn:", y.grad_fn.name())
 
 
+# --8<-- [start:register]
 @tempered_head.register_fake  # shapes and dtypes only: what compile and meta tensors use
 def _(x, W, b, T):
     return x.new_empty(x.shape[0], W.shape[0])
@@ -58,6 +61,7 @@ def backward(ctx, grad):
 
 
 tempered_head.register_autograd(backward, setup_context=setup_context)
+# --8<-- [end:register]
 
 print("after register_fake and register_autograd:")
 print("  dispatch table:", entries(dispatch_table()))

@@ -12,6 +12,7 @@ import torch.nn.functional as F
 from minigpt import lm_head
 from torch.utils.cpp_extension import load_inline
 
+# --8<-- [start:source]
 SOURCE = r"""
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/addmm.h>
@@ -35,6 +36,7 @@ TORCH_LIBRARY_IMPL(phase25cpp, CPU, m) {  // one kernel, under the CPU key
 load_inline("phase25cpp", cpp_sources=SOURCE, is_python_module=False, no_implicit_headers=True,
             build_directory=tempfile.mkdtemp(), verbose=False)
 op = torch.ops.phase25cpp.tempered_head.default
+# --8<-- [end:source]
 
 
 def table():
@@ -70,9 +72,11 @@ except NotImplementedError as e:
 check("opcheck, the C++ kernel only:", x, W, b, 2.0)
 
 
+# --8<-- [start:fake]
 @torch.library.register_fake("phase25cpp::tempered_head")
 def _(x, W, b, T):
     return x.new_empty(x.shape[0], W.shape[0])
+# --8<-- [end:fake]
 
 
 print("\nafter register_fake, kernels for:", table())

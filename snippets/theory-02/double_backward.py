@@ -23,6 +23,7 @@ def nodes(root):
 
 
 # A plain gradient is a constant: no graph behind it.
+# --8<-- [start:create_graph]
 loss = F.cross_entropy(F.linear(x, W, b), target)
 (gx,) = torch.autograd.grad(loss, x)
 print("without create_graph: requires_grad", gx.requires_grad, "| grad_fn", gx.grad_fn)
@@ -30,12 +31,15 @@ print("without create_graph: requires_grad", gx.requires_grad, "| grad_fn", gx.g
 # With create_graph=True the backward itself is recorded, and the gradient has a graph.
 loss = F.cross_entropy(F.linear(x, W, b), target)
 (gx,) = torch.autograd.grad(loss, x, create_graph=True)
+# --8<-- [end:create_graph]
 print("with create_graph=True: requires_grad", gx.requires_grad, "| grad_fn", gx.grad_fn.name())
 print("the gradient's graph:", nodes(gx.grad_fn))
 
 # One use: a gradient penalty, the squared norm of dL/dx, added to the loss.
+# --8<-- [start:penalty]
 penalty = gx.pow(2).sum()
 (loss + 0.1 * penalty).backward()
+# --8<-- [end:penalty]
 with_penalty = W.grad.clone()
 W.grad = None
 F.cross_entropy(F.linear(x, W, b), target).backward()
@@ -55,8 +59,10 @@ print("gradcheck of the penalty:", torch.autograd.gradcheck(
     penalty_of, (W.detach()[:10].double().requires_grad_(), b.detach()[:10].double().requires_grad_())))
 
 # Without create_graph, the penalty has nothing to go backward through.
+# --8<-- [start:without]
 (gx,) = torch.autograd.grad(F.cross_entropy(F.linear(x, W, b), target), x)
 try:
     gx.pow(2).sum().backward()
+# --8<-- [end:without]
 except RuntimeError as error:
     print("penalty without create_graph:", error)

@@ -8,10 +8,12 @@ import torch.nn.functional as F
 W = torch.randn(600, 64, requires_grad=True)
 x = torch.randn(2, 64)
 
+# --8<-- [start:modes]
 with torch.no_grad():
     a = F.linear(x, W)
 with torch.inference_mode():
     c = F.linear(x, W)
+# --8<-- [end:modes]
 
 for name, t in (("no_grad", a), ("inference_mode", c)):
     print(f"{name:<15} requires_grad={t.requires_grad}  is_inference={torch.is_inference(t)}  "
@@ -23,6 +25,7 @@ try:
 except RuntimeError as error:
     print("version counter:", error)
 
+# --8<-- [start:later]
 # Using each later in a graph that needs it for backward:
 for name, t in (("no_grad", a), ("inference_mode", c)):
     try:
@@ -30,3 +33,4 @@ for name, t in (("no_grad", a), ("inference_mode", c)):
         print(f"{name}: usable in a later graph")
     except RuntimeError as error:
         print(f"{name}: {error}")
+# --8<-- [end:later]
