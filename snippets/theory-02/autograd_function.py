@@ -7,6 +7,7 @@ import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
 
+# --8<-- [start:function]
 class TemperedHead(torch.autograd.Function):
     """The same operator as a Python autograd.Function: a forward, a backward, nothing registered."""
 
@@ -25,14 +26,17 @@ class TemperedHead(torch.autograd.Function):
         x, W = ctx.saved_tensors
         g = grad / ctx.T
         return g @ W, g.T @ x, g.sum(0), None
+# --8<-- [end:function]
 
 
 x = torch.randn(2, 64, dtype=torch.float64, requires_grad=True)
 W = torch.randn(600, 64, dtype=torch.float64, requires_grad=True)
 b = torch.randn(600, dtype=torch.float64, requires_grad=True)
+# --8<-- [start:apply]
 y = TemperedHead.apply(x, W, b, 2.0)
 print("grad_fn:", y.grad_fn.name())
 print("gradcheck:", torch.autograd.gradcheck(TemperedHead.apply, (x[:1], W[:5], b[:5], 2.0)))
+# --8<-- [end:apply]
 print("an operator the dispatcher knows?", torch._C._dispatch_has_kernel("phase25::TemperedHead"))
 
 

@@ -11,9 +11,11 @@ from torch.func import functionalize
 from torch.fx.experimental.proxy_tensor import make_fx
 
 
+# --8<-- [start:op]
 @torch.library.custom_op("phase25::bias_scale_", mutates_args=("scores",))
 def bias_scale_(scores: torch.Tensor, b: torch.Tensor, T: float) -> None:
     scores.add_(b).div_(T)  # in place: the caller's scores become (scores + b) / T
+# --8<-- [end:op]
 
 
 @bias_scale_.register_fake
@@ -27,10 +29,12 @@ def table():
             if torch._C._dispatch_has_kernel_for_dispatch_key("phase25::bias_scale_", k)]
 
 
+# --8<-- [start:predict]
 def predict(scores, b):
     """Finish the head in place, then pick the most likely next word."""
     bias_scale_(scores, b, 2.0)
     return scores.argmax(-1)
+# --8<-- [end:predict]
 
 
 print("schema:", bias_scale_._opoverload._schema)
@@ -44,10 +48,12 @@ version = scores._version
 print("eager: predicts", [vocab()[i] for i in predict(scores, b)], "| scores edited in place:",
       torch.allclose(scores, expected, atol=1e-6), "| version counter", version, "->", scores._version)
 
+# --8<-- [start:functionalize]
 try:
     make_fx(functionalize(predict))(x @ W.T, b)
 except RuntimeError as e:
     print("\ntorch.func.functionalize:", str(e).split(". ")[0])
+# --8<-- [end:functionalize]
 
 
 def show(gm, example_inputs):
@@ -56,6 +62,7 @@ def show(gm, example_inputs):
     return make_boxed_func(gm.forward)
 
 
+# --8<-- [start:compile]
 for keep in (False, True):
     torch._dynamo.reset()
     print(f"\n--- aot_autograd, keep_inference_input_mutations={keep}")
@@ -63,5 +70,6 @@ for keep in (False, True):
                              backend=aot_autograd(fw_compiler=show, keep_inference_input_mutations=keep))
     scores = x @ W.T
     words = compiled(scores, b)
+    # --8<-- [end:compile]
     print("the caller's scores edited:", torch.allclose(scores, expected, atol=1e-6),
           "| same words as eager:", torch.equal(words, expected.argmax(-1)))

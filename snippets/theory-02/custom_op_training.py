@@ -28,10 +28,12 @@ def setup_context(ctx, inputs, output):
     ctx.T = T
 
 
+# --8<-- [start:formula]
 def backward(ctx, grad):
     x, W = ctx.saved_tensors
     g = grad / ctx.T
     return g @ W, g.T @ x, g.sum(0), None
+# --8<-- [end:formula]
 
 
 tempered_head.register_autograd(backward, setup_context=setup_context)
@@ -41,6 +43,7 @@ tempered_head.register_autograd(backward, setup_context=setup_context)
 graphs, compiles = {}, Counter()
 
 
+# --8<-- [start:backend]
 def keep(kind):
     def compiler(gm, example_inputs):
         graphs[kind] = gm
@@ -50,6 +53,7 @@ def keep(kind):
 
 
 backend = aot_autograd(fw_compiler=keep("forward"), bw_compiler=keep("backward"))
+# --8<-- [end:backend]
 
 # Fine-tune the head on four prompts: x holds their last hidden states (data, no gradient).
 model = load_model()
@@ -72,12 +76,14 @@ def train(step_fn):
     return W, losses
 
 
+# --8<-- [start:step]
 def loss_fn(x, W, b, target):
     return F.cross_entropy(tempered_head(x, W, b, 2.0), target)
 
 
 W_eager, losses = train(loss_fn)
 W_compiled, compiled_losses = train(torch.compile(loss_fn, backend=backend, fullgraph=True))
+# --8<-- [end:step]
 for kind, gm in graphs.items():
     print(f"{kind} graph:")
     print(gm.code.strip())

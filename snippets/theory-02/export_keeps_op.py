@@ -38,6 +38,7 @@ class TemperedHead(torch.autograd.Function):
         return g @ W, g.T @ x, g.sum(0), None
 
 
+# --8<-- [start:module]
 class Predict(torch.nn.Module):
     """The head with a temperature of 0.5, then a softmax over the 600 words."""
 
@@ -48,11 +49,14 @@ class Predict(torch.nn.Module):
 
     def forward(self, x):
         return self.head(x, self.W, self.b, 0.5).softmax(-1)
+# --8<-- [end:module]
 
 
 torch.manual_seed(0)
 x = torch.randn(2, 64)
+# --8<-- [start:export]
 for title, head in (("custom_op", tempered_head), ("autograd.Function", TemperedHead.apply)):
     program = torch.export.export(Predict(head), (x,))
     calls = [str(node.target) for node in program.graph.nodes if node.op == "call_function"]
     print(f"torch.export of the {title} version: {calls}")
+# --8<-- [end:export]

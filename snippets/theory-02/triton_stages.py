@@ -15,10 +15,13 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.nvidia import compiler as nvidia
 from triton.compiler import ASTSource
 
+# --8<-- [start:target]
 H200 = GPUTarget("cuda", 90, 32)  # compute capability 9.0, 32 threads per warp: no GPU needed to compile for it
 TOOLS = os.path.join(os.path.dirname(nvidia.__file__), "bin")  # ptxas and cuobjdump, shipped in the triton wheel
+# --8<-- [end:target]
 
 
+# --8<-- [start:kernel]
 @triton.jit
 def add_bias_and_scale(y_ptr, b_ptr, n_cols, inv_T, BLOCK: tl.constexpr):
     """The kernel of the triton_op above: one program per row, in place, y = (y + b) / T."""
@@ -36,6 +39,7 @@ def compile_for_h200(num_warps, divisible_by_16=()):
     hints = {(list(signature).index(name),): [["tt.divisibility", 16]] for name in divisible_by_16}
     source = ASTSource(fn=add_bias_and_scale, signature=signature, constexprs={"BLOCK": 1024}, attrs=hints)
     return triton.compile(source, target=H200, options={"num_warps": num_warps})
+# --8<-- [end:kernel]
 
 
 def cuobjdump(cubin, flag):
