@@ -14,6 +14,7 @@ loss = F.cross_entropy(F.linear(x, W, b), torch.tensor([3, 7]))
 events, seen = [], {}
 
 
+# --8<-- [start:hook]
 def clip_to_norm_1(grad):
     seen["before"] = grad.clone()
     events.append(f"clip hook on W: norm in {grad.norm():.4f}")
@@ -21,6 +22,7 @@ def clip_to_norm_1(grad):
 
 
 W.register_hook(clip_to_norm_1)
+# --8<-- [end:hook]
 t_node = loss.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[2][0]  # TBackward0
 accumulate = t_node.next_functions[0][0]  # W's AccumulateGrad
 t_node.register_hook(lambda grad_in, grad_out: events.append("leave TBackward0"))

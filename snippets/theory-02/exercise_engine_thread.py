@@ -16,6 +16,7 @@ loss = F.cross_entropy(F.linear(x, W, b), torch.tensor([3, 7]))
 ran_on = []
 
 
+# --8<-- [start:thread]
 def note(node):
     """A pre-hook on every node of the graph: which thread runs it."""
     node.register_prehook(lambda grad_outputs: ran_on.append((node.name(), threading.current_thread().name)))
@@ -28,6 +29,7 @@ note(loss.grad_fn)
 worker = threading.Thread(target=loss.backward, name="my-worker")
 worker.start()
 worker.join()
+# --8<-- [end:thread]
 print("backward() called on:", worker.name, "| main thread:", threading.main_thread().name)
 for name, thread in ran_on:
     print(f"  {name:<22} ran on {thread}")

@@ -14,6 +14,7 @@ torch.manual_seed(0)
 x = torch.randn(2, 64)
 
 
+# --8<-- [start:functionalize]
 def halved_scores(x, W, b):
     x.mul_(0.5)  # in place, on an input: the caller's tensor changes
     return F.linear(x, W, b)
@@ -21,6 +22,7 @@ def halved_scores(x, W, b):
 
 for title, program in (("as written", halved_scores), ("functionalized", functionalize(halved_scores))):
     graph = make_fx(program)(x.clone(), W, b)
+    # --8<-- [end:functionalize]
     print(f"--- {title}")
     print(graph.code.strip())
     mine = x.clone()

@@ -16,6 +16,7 @@ def nbytes(tensors):
     return sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() for t in tensors}.values())
 
 
+# --8<-- [start:saved_bytes]
 def saved_bytes(batch):
     x = torch.randn(batch, 64, requires_grad=True)
     target = torch.randint(600, (batch,))
@@ -24,6 +25,7 @@ def saved_bytes(batch):
         y = F.linear(x, W, b)
         after_head = len(saved)
         F.cross_entropy(y, target)
+    # --8<-- [end:saved_bytes]
     inputs = {x.data_ptr(), W.data_ptr(), b.data_ptr()}
     new = [t for t in saved if t.untyped_storage().data_ptr() not in inputs]
     return {
