@@ -21,10 +21,12 @@ def predict(x):
     return probs.amax(-1)
 
 
+# --8<-- [start:compile]
 # The "eager" backend runs Dynamo's graphs as they are, without compiling them.
 compiled = torch.compile(predict, backend="eager")
 with depyf.prepare_debug("dump"):  # depyf decompiles the bytecode Dynamo writes into Python files
     compiled(torch.randn(2, 64))
+# --8<-- [end:compile]
 
 files = sorted(os.listdir("dump"))
 print("depyf wrote:", *files, sep="\n    ")
@@ -47,13 +49,16 @@ print(*(line for line in lines if line.startswith("def ") or "check_tensor(L['x'
 
 # What runs instead: the C frame callback finds the code object's cache entry and walks its guard manager,
 # a tree of C++ objects (the same tree TORCH_LOGS="guards" prints).
+# --8<-- [start:cache_entry]
 (entry,) = torch._dynamo.eval_frame._debug_get_cache_entry_list(predict.__code__)
 root = entry.guard_manager.root
+# --8<-- [end:cache_entry]
 print(f"\n=== what runs: the code object's cache entry ({type(entry).__module__}.{type(entry).__name__}), "
       f"its guard manager a tree of C++ objects from {type(root).__module__}")
 leaves = []
 
 
+# --8<-- [start:walk]
 def walk(manager, depth):
     guards = manager.get_leaf_guards()
     leaves.extend(guards)
@@ -63,6 +68,7 @@ def walk(manager, depth):
     print(f"{'  ' * depth}{source}: {', '.join(names) or 'no leaf guard'}")
     for child in manager.get_child_managers():
         walk(child, depth + 1)
+# --8<-- [end:walk]
 
 
 walk(root, 0)
@@ -71,7 +77,9 @@ print(f"leaf guards: {len(leaves)}, of which {len(distinct)} distinct objects "
       f"(NO_TENSOR_ALIASING is one guard attached under x, W and b)")
 parts = sum(len(g.verbose_code_parts()) for g in distinct)
 print(f"checks of the distinct leaf guards: {parts}; lines in depyf's guard function: {len(rendered)}")
+# --8<-- [start:check]
 for shape in ((2, 64), (3, 64)):
     verdict = entry.guard_manager.check_verbose({"x": torch.randn(*shape)})
     why = "" if verdict.result else f": {verdict.verbose_code_parts[0]}"
     print(f"guards on a {shape} input: {bool(verdict.result)} after {verdict.num_guards_executed} guards{why}")
+# --8<-- [end:check]

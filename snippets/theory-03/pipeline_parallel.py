@@ -46,6 +46,7 @@ def messages(prof):
 def pipeline(rank):
     model = load_model()
     words = vocab()
+    # --8<-- [start:stages]
     stage_module = Body(model) if rank == 0 else Head(model)
     params = sum(p.numel() for p in stage_module.parameters())
     lines = [f"stage {rank}: {type(stage_module).__name__}, {params:,} parameters"]
@@ -58,6 +59,7 @@ def pipeline(rank):
             schedule.step(batch)
         else:
             logits = schedule.step()
+    # --8<-- [end:stages]
     lines.append(f"messages: {', '.join(messages(prof))}")
     if rank == 1:
         lines.append(f"produced logits {tuple(logits.shape)}")

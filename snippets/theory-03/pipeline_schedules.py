@@ -38,8 +38,10 @@ class Head(torch.nn.Module):
         return self.lm_head(self.ln_f(h))
 
 
+# --8<-- [start:loss]
 def loss_fn(logits, target):
     return F.cross_entropy(logits.flatten(0, 1), target.flatten())
+# --8<-- [end:loss]
 
 
 def record(stage, order):
@@ -80,6 +82,7 @@ def schedules(rank):
     reference = load_model().train()
     loss_fn(reference(batch[:, :-1]), batch[:, 1:]).backward()
     lines = []
+    # --8<-- [start:schedules]
     for schedule, m in ((ScheduleGPipe, 2), (ScheduleGPipe, 4), (Schedule1F1B, 4)):
         model = load_model().train()
         stage = PipelineStage(Body(model) if rank == 0 else Head(model), rank, 2, torch.device("cpu"))
@@ -90,6 +93,7 @@ def schedules(rank):
             pipe.step(batch[:, :-1])
         else:
             pipe.step(target=batch[:, 1:])
+    # --8<-- [end:schedules]
         orders = [None, None]
         dist.all_gather_object(orders, order)
         in_flight = max(sum(1 if op[0] == "F" else -1 for op in order[: k + 1]) for k in range(len(order)))

@@ -21,6 +21,7 @@ def new_calls(comm, before):
 def tensor_parallel(rank):
     model = load_model()
     words = vocab()
+    # --8<-- [start:parallelize]
     # The head (64 -> 600) and a projection back to 64 (600 -> 64): the shape of a transformer MLP.
     pair = torch.nn.Sequential(torch.nn.Linear(64, 600), torch.nn.Linear(600, 64))
     pair[0].load_state_dict(model.lm_head.state_dict())  # the running example; the projection keeps its seeded init
@@ -29,12 +30,14 @@ def tensor_parallel(rank):
     mesh = init_device_mesh("cpu", (2,))
     parallelize_module(pair, mesh, {"0": ColwiseParallel(), "1": RowwiseParallel()})
     head, proj = pair
+    # --8<-- [end:parallelize]
     lines = [f"head.weight {head.weight.placements}: local {tuple(head.weight.to_local().shape)}, the rows of "
              f"words {words[rank * 300]!r}...{words[rank * 300 + 299]!r}",
              f"proj.weight {proj.weight.placements}: local {tuple(proj.weight.to_local().shape)}, the columns that "
              f"read those same 300 scores: {torch.equal(proj.weight.to_local(), W2[:, rank * 300 : rank * 300 + 300])}"]
     prompts = torch.cat([encode("walk : yesterday she"), encode("comer : ayer yo")])
     x = model.hidden(prompts).detach().requires_grad_()  # the same (2, 5, 64) states on both ranks
+    # --8<-- [start:step]
     comm = CommDebugMode()
     with comm:
         scores = head(x)  # ColwiseParallel hands on the local shard: 300 of the 600 scores
@@ -46,6 +49,7 @@ def tensor_parallel(rank):
         y.square().mean().backward()
         calls, seen = new_calls(comm, seen)
         lines.append(f"backward: collectives {calls}")
+    # --8<-- [end:step]
     W, b, W2_, b2 = reference
     xr = x.detach().clone().requires_grad_()
     expected = torch.nn.functional.linear(torch.nn.functional.linear(xr, W, b), W2_, b2)
