@@ -2,23 +2,15 @@
 # devices = ["cpu"]
 # timeout = 300
 # ranks = 2
-# deps = ["scripts/minigpt"]
+# deps = ["scripts/minigpt", "snippets/theory-03/_profiled.py"]
 # ///
 import torch
 import torch.distributed as dist
+from _profiled import collectives  # snippets/theory-03/_profiled.py: what the profiler saw sent
 from minigpt import lm_head
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.tensor import Partial, Replicate, Shard, distribute_tensor
 from torch.profiler import profile
-
-NOT_A_COLLECTIVE = ("_c10d_functional::wait_tensor", "_c10d_functional::_wrap_tensor_autograd")
-
-
-def collectives(prof):
-    events = sorted(prof.events(), key=lambda e: e.time_range.start)
-    issued = [f"{e.name.split('::')[1]} of {tuple(e.input_shapes[0])}" for e in events
-              if e.name.startswith("_c10d_functional::") and e.name not in NOT_A_COLLECTIVE]
-    return ", ".join(issued) or "none"
 
 
 def moves(rank):
