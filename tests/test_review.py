@@ -137,3 +137,14 @@ def test_no_committed_checklist_has_a_box_for_a_place_that_is_gone():
     from conftest import REPO
 
     assert review.stale_boxes(REPO) == []
+
+
+def test_a_map_quoting_a_changed_output_gets_a_box_and_its_box_parses_back(pages):
+    """A map quotes one line of its record per step: a changed output puts it on the checklist like a note."""
+    body = "# Page\n\n::: snippet page/a\n\n::: map page/a cpu\n    1. [Step](page.md#x) `y`\n"
+    (pages / "docs" / "en" / "page.md").write_text(body, encoding="utf-8")
+    name = write_report(pages, report(entry("page/a", "changed", "real")))
+    items = [item for item, _ in review.items(pages, drift.load(pages, name))]
+    assert review.Item("docs/en/page.md", "map", "page/a", "cpu") in items
+    review.write(pages, name)
+    assert review.Item("docs/en/page.md", "map", "page/a", "cpu") in review.unticked(pages)

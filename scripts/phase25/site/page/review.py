@@ -26,16 +26,17 @@ from .directives import Directive
 SUFFIX = ".review.md"
 ITEM = re.compile(
     r"^- \[(?P<tick>[ xX])\] (?P<page>docs/[a-z]{2}/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.md)"
-    r" · (?P<kind>snippet|note) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+) "
+    r" · (?P<kind>snippet|note|map) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+) "
     rf"\((?P<device>{devices.NAME})\)(?: · .*)?$"
 )
-REVIEWED_KINDS = ("snippet", "note")  # a snippet directive shows the output; a note quotes it
+# A snippet directive shows the output; a note quotes it; a map quotes one line of it per step.
+REVIEWED_KINDS = ("snippet", "note", "map")
 
 
 @dataclass(frozen=True)
 class Item:
     page: str  # docs/<lang>/<page>.md
-    kind: str  # "snippet" | "note"
+    kind: str  # "snippet" | "note" | "map"
     snippet: str
     device: str
 
@@ -62,7 +63,7 @@ def items(root: Path, report: dict[str, Any]) -> list[tuple[Item, str]]:
         for directive in directives.parse(page.read_text(encoding="utf-8"), where):
             if directive.kind not in REVIEWED_KINDS or not directive.args:
                 continue
-            devices = [directive.args[1]] if directive.kind == "note" else ["cpu"]
+            devices = [directive.args[1]] if len(directive.args) > 1 else ["cpu"]  # a note's or a map's device
             for device in devices:
                 if (directive.args[0], device) in outputs:
                     item = Item(where, directive.kind, directive.args[0], device)
@@ -119,7 +120,7 @@ def refusals(page: Page, directive: Directive, devices: tuple[str, ...]) -> list
     for device in devices:
         item = Item(page.where, directive.kind, directive.arg or "", device)
         if (box := boxes.get(item)) is not None:
-            what = "shows" if directive.kind == "snippet" else "quotes"
+            what = "shows" if directive.kind == "snippet" else "quotes"  # a note or a map quotes
             found.append(
                 Problem(
                     directive.line,
