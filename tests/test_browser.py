@@ -508,7 +508,7 @@ def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keybo
     else:
         pytest.fail("the device tabs cannot be reached with Tab")
     page.keyboard.press("ArrowRight")
-    assert cuda_panel.is_visible() and "Not captured on a GPU yet" in cuda_panel.inner_text()
+    assert cuda_panel.is_visible() and "has not been run on a GPU yet" in cuda_panel.inner_text()
 
 
 @pytest.mark.parametrize(

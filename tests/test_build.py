@@ -33,8 +33,8 @@ def test_both_languages_build_with_code_outputs_and_provenance(built_site):
         assert shown and shown == re.findall(r"^::: snippet (\S+)", (REPO / "docs/en/index.md").read_text(), re.M)
         assert html.count('class="snippet-code"') == len(shown) and lang_word in html
         assert "AddmmBackward0 object at 0x&lt;addr&gt;" in html
-    assert "Not captured on a GPU yet" in read(built_site, "index.html")
-    assert "Aún no capturado en una GPU" in read(built_site, "es/index.html")
+    assert "CUDA · not captured yet" in read(built_site, "index.html")
+    assert "CUDA · aún no capturado" in read(built_site, "es/index.html")
 
 
 def test_labs_render_as_notebooks_in_both_languages_with_a_download(built_site):

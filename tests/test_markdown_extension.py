@@ -23,7 +23,7 @@ def test_a_real_page_renders_from_its_records_in_plain_python_markdown():
     html, extension = render(source, lang="es", where="docs/es/index.md")
     shown = re.findall(r'<div class="snippet" data-snippet="([^"]+)"', html)
     assert shown == re.findall(r"^::: snippet (\S+)", source, re.M) and len(shown) >= 5
-    assert "Ejecutado en CPU" in html and "Aún no capturado en una GPU" in html
+    assert "Ejecutado en CPU" in html and "CUDA · aún no capturado" in html
     assert "phase25-slot" not in html and "phase25-body" not in html and extension.problems == []
 
 
@@ -36,7 +36,7 @@ def test_notes_land_in_their_tab_and_problems_are_reported_with_their_line(toy):
     )
     html, extension = render(text, layout=toy.layout)
     cpu, cuda = html.split('<div class="tabbed-block">')[1:3]
-    assert "<code>hi there</code>" in cpu and "Once captured" in cuda and "Not captured on a GPU yet" in cuda
+    assert "<code>hi there</code>" in cpu and "Once captured" in cuda and "not been run on a GPU yet" in cuda
     assert [(p.line, p.message) for p in extension.problems] == [
         (11, "no snippet 'page/nope' (expected snippets/<page>/<name>.py)")
     ]

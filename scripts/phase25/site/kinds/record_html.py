@@ -21,9 +21,21 @@ from . import diagrams
 LONG_OUTPUT_LINES = 100
 NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size
 MAX_FITTED_COLUMNS = 120  # up to this width, an output fits a 1400 px screen without a scroll bar
+PHONE_COLUMNS = 40  # up to this width, an output fits a 390 px phone's column: its box never scrolls
 
 
-def output_block(output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = ()) -> str:
+def _scroll_box(widest: int, name: str) -> str:
+    """A box that may scroll sideways (at some screen width) is a named region a keyboard can reach and scroll.
+    It is the code element that scrolls; Material keeps its tabindex only where it does scroll on this screen."""
+    if widest <= PHONE_COLUMNS or not name:
+        return ""
+    return f' tabindex="0" role="region" aria-label="{escape(name)}"'
+
+
+def output_block(
+    output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = (), name: str = ""
+) -> str:
+    """One stream, escaped, its volatile lines marked; ``name`` (which output it is) names its box if it scrolls."""
     lines = output.rstrip("\n").split("\n")
     patterns = [re.compile(p) for p in volatile]
     body = "\n".join(
@@ -38,7 +50,8 @@ def output_block(output: str, lang: str, label: str | None = None, volatile: tup
     widest = max(len(line) for line in lines)
     # A wide output (a key-set table) shrinks its font to fit the column, down to a floor (see snippets.css).
     wide = f' snippet-wide" style="--cols: {min(widest, MAX_FITTED_COLUMNS)}' if widest > NARROW_COLUMNS else ""
-    block = f'<div class="highlight snippet-output{wide}"><pre><code>{body}</code></pre></div>'
+    box = _scroll_box(widest, " · ".join(filter(None, (name, label))))
+    block = f'<div class="highlight snippet-output{wide}"><pre><code{box}>{body}</code></pre></div>'
     caption = f'<p class="snippet-stream">{escape(label)}</p>' if label else ""
     if len(lines) > LONG_OUTPUT_LINES:
         summary = escape(text(lang, "long", lines=len(lines)))
@@ -46,14 +59,15 @@ def output_block(output: str, lang: str, label: str | None = None, volatile: tup
     return caption + block
 
 
-def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ...]) -> list[str]:
+def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ...], name: str) -> list[str]:
     """stdout and stderr, each labelled when both exist."""
     pieces = []
     has_out, has_err = bool(stdout.strip()), bool(stderr.strip())
     if has_out:
-        pieces.append(output_block(stdout, page.lang, text(page.lang, "stdout") if has_err else None, volatile))
+        label = text(page.lang, "stdout") if has_err else None
+        pieces.append(output_block(stdout, page.lang, label, volatile, name))
     if has_err:
-        pieces.append(output_block(stderr, page.lang, text(page.lang, "stderr"), volatile))
+        pieces.append(output_block(stderr, page.lang, text(page.lang, "stderr"), volatile, name))
     return pieces
 
 
@@ -62,14 +76,15 @@ def _calls(rank: dict) -> str:
     return ", ".join(f"{name} × {n}" for name, n in sorted(rank["collectives"].items()))
 
 
-def _ranks(record: Record, page: Page, volatile: tuple[str, ...]) -> str:
+def _ranks(record: Record, page: Page, volatile: tuple[str, ...], name: str) -> str:
     """One tab per rank of a multi-rank run: its own output and the collective calls it made."""
     lang, group = page.lang, f"__ranks_{page.count}_{record.device}"
     inputs, labels, blocks = [], [], []
     for index, rank in enumerate(record.ranks):
         inputs.append(f'<input {"checked " if index == 0 else ""}id="{group}_{index}" name="{group}" type="radio" />')
-        labels.append(f'<label for="{group}_{index}">{escape(text(lang, "rank", rank=index))}</label>')
-        shown = _stream_blocks(rank["stdout"], rank["stderr"], page, volatile) or [
+        rank_name = text(lang, "rank", rank=index)
+        labels.append(f'<label for="{group}_{index}">{escape(rank_name)}</label>')
+        shown = _stream_blocks(rank["stdout"], rank["stderr"], page, volatile, f"{name} · {rank_name}") or [
             f"<p>{escape(text(lang, 'rank_no_output'))}</p>"
         ]
         calls = _calls(rank)
@@ -90,9 +105,10 @@ def _streams(record: Record, page: Page) -> list[str]:
     if record.expected_error:
         label = text(lang, "expected_error", type=record.expected_error["type"])
         pieces.append(f'<p class="snippet-expected">{escape(label)}</p>')
-    pieces += _stream_blocks(record.stdout, record.stderr, page, volatile)
+    name = text(lang, "output_region", id=record.snippet, device=text(lang, f"device_{record.device}"))
+    pieces += _stream_blocks(record.stdout, record.stderr, page, volatile, name)
     if record.ranks:
-        pieces.append(_ranks(record, page, volatile))
+        pieces.append(_ranks(record, page, volatile, name))
     if volatile and 'class="snippet-volatile"' in "".join(pieces):
         machine = record.provenance.get("device_name", "?")
         pieces.append(f'<p class="snippet-volatile-note">{escape(text(lang, "volatile", machine=machine))}</p>')

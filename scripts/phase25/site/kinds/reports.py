@@ -14,9 +14,12 @@ from . import snippet_pages
 from .changed_mark import diff_id
 
 
-def _table(classes: str, heads: list[str], rows: list[str]) -> str:
+def _table(classes: str, heads: list[str], rows: list[str], name: str = "") -> str:
+    """A report's table. The execution report's tables scroll in their own box where the column is narrower
+    (snippets.css): named (``name``), such a box is reached and scrolled with the keyboard."""
     head = "".join(f"<th>{escape(h)}</th>" for h in heads)
-    return f'<table class="{classes}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    box = f' tabindex="0" aria-label="{escape(name)}"' if name else ""
+    return f'<table class="{classes}"{box}><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def _snippet_cell(snippet_id: str, page: Page) -> str:
@@ -60,7 +63,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
             "report_warnings",
         )
     ]
-    table = _table("execution-report", heads, rows)
+    table = _table("execution-report", heads, rows, text(lang, "report_region"))
     return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + table + _warnings(catalog, lang))
 
 
@@ -76,11 +79,11 @@ def _warnings(catalog: Catalog, lang: str) -> str:
                 escape(found["message"]),
             ]
             rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    title = escape(text(lang, "report_warnings_title", n=len(rows)))
+    title = text(lang, "report_warnings_title", n=len(rows))
     if not rows:
-        return f'<p class="execution-warnings">{title}</p>'
+        return f'<p class="execution-warnings">{escape(title)}</p>'
     heads = [text(lang, k) for k in ("report_snippet", "report_category", "report_module", "report_message")]
-    return f'<h2 id="warnings">{title}</h2>' + _table("execution-warnings", heads, rows)
+    return f'<h2 id="warnings">{escape(title)}</h2>' + _table("execution-warnings", heads, rows, title)
 
 
 def _drift_summary(report: dict[str, Any], lang: str) -> str:

@@ -51,11 +51,10 @@ def device_panel(snippet_id: str, device: str, standing: Standing, page: Page, l
     if standing.state == "corrupt":
         problems.append(Problem(line, f"{where}: record cannot be read: {standing.reason}"))
         return Rendered(admonition("failure", text(lang, "corrupt_title"), escape(standing.reason)), problems)
-    if standing.state == "missing":
+    if pending(device, standing):
         slots = "".join(body_slot(n) for n in page.bodies.get(("pending", snippet_id, device), []))
-        if device == "cuda":
-            note = admonition("info", text(lang, "not_captured_title"), inline_code(text(lang, "not_captured")))
-            return Rendered(note + slots, problems)
+        return Rendered(f'<p class="snippet-pending">{escape(text(lang, "pending_tab"))}</p>{slots}', problems)
+    if standing.state == "missing":
         problems.append(Problem(line, f"{where}: no record (run `make records`)"))
         missing = inline_code(text(lang, "missing", device=text(lang, f"device_{device}")))
         return Rendered(admonition("failure", text(lang, "missing_title"), missing), problems)
@@ -73,6 +72,43 @@ def device_panel(snippet_id: str, device: str, standing: Standing, page: Page, l
     return Rendered(banner + record_body(record, page) + notes_html, problems)
 
 
+def pending(device: str, standing: Standing) -> bool:
+    """A tab that waits for its record: only a GPU run may be missing from a good build (no GPU in CI)."""
+    return device == "cuda" and standing.state == "missing"
+
+
+def _label(device: str, standing: Standing, lang: str) -> str:
+    """A tab's label; a pending tab says so before a reader clicks it ("CUDA · not captured yet")."""
+    name = text(lang, f"device_{device}")
+    return text(lang, "pending_label", device=name) if pending(device, standing) else name
+
+
+def _tab_set(number: int, labels: list[str], panels: list[str], linked: bool) -> str:
+    """The output tabs. Only a set whose every tab shows a record carries ``data-tabs``, the mark Material's
+    ``content.tabs.link`` looks for: a click there picks the same device in every such set of the site, and
+    Material remembers it. A set with a pending tab is never linked, so no click elsewhere opens its empty tab
+    and no click on it hides the CPU output of another snippet (snippets.css draws its tab marker)."""
+    name = f"__snippet_{number}"
+    inputs = "".join(
+        f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
+        for i in range(1, len(labels) + 1)
+    )
+    label_html = "".join(f'<label for="{name}_{i}">{escape(label)}</label>' for i, label in enumerate(labels, 1))
+    blocks = "".join(f'<div class="tabbed-block">{panel}</div>' for panel in panels)
+    mark = f' data-tabs="{number}:{len(labels)}"' if linked else ""
+    return (
+        f'<div class="tabbed-set tabbed-alternate snippet-outputs{"" if linked else " snippet-unlinked"}"{mark}>'
+        f'{inputs}<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div>'
+    )
+
+
+def _folded(code: str, lang: str) -> str:
+    """The code of a snippet with no output yet on any tab (it runs only on a GPU): folded under one line, so that
+    a reader meets what the tab says before eighty lines with nothing after them."""
+    summary = escape(text(lang, "code_waiting"))
+    return f'<details class="quote snippet-waiting"><summary>{summary}</summary>{code}</details>'
+
+
 def render_snippet(directive: Directive, page: Page) -> Rendered:
     """The code, then one output tab per device the snippet declares."""
     snippet_id = directive.arg or ""
@@ -83,25 +119,19 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
             [Problem(directive.line, f"no snippet {snippet_id!r} (expected snippets/<page>/<name>.py)")],
         )
     page.count += 1
-    name = f"__snippet_{page.count}"
     unreviewed = review.refusals(page, directive, snippet.header.devices)
     changed = changed_mark.mark(page, snippet_id, "cpu")
-    panels = [
-        device_panel(snippet_id, d, page.catalog.standing(snippet_id, d), page, directive.line)
-        for d in snippet.header.devices
-    ]
-    labels = [text(page.lang, f"device_{d}") for d in snippet.header.devices]
-    inputs = "".join(
-        f'<input {"checked " if i == 1 else ""}id="{name}_{i}" name="{name}" type="radio" />'
-        for i in range(1, len(labels) + 1)
-    )
-    label_html = "".join(f'<label for="{name}_{i}">{escape(label)}</label>' for i, label in enumerate(labels, 1))
-    blocks = "".join(f'<div class="tabbed-block">{panel.html}</div>' for panel in panels)
+    devices = snippet.header.devices
+    standings = [page.catalog.standing(snippet_id, d) for d in devices]
+    panels = [device_panel(snippet_id, d, s, page, directive.line) for d, s in zip(devices, standings, strict=True)]
+    labels = [_label(d, s, page.lang) for d, s in zip(devices, standings, strict=True)]
+    waiting = [pending(d, s) for d, s in zip(devices, standings, strict=True)]
+    code = snippet_code.code_html(snippet, page, changed)
+    linked = all(s.usable for s in standings)
+    tabs = _tab_set(page.count, labels, [p.html for p in panels], linked)
     html = (
         f'<div class="snippet" data-snippet="{escape(snippet_id)}">'
-        f"{snippet_code.code_html(snippet, page, changed)}"
-        f'<div class="tabbed-set tabbed-alternate snippet-outputs" data-tabs="{page.count}:{len(labels)}">{inputs}'
-        f'<div class="tabbed-labels">{label_html}</div><div class="tabbed-content">{blocks}</div></div></div>'
+        f"{_folded(code, page.lang) if all(waiting) else code}{tabs}</div>"
     )
     return Rendered(html, unreviewed + [p for panel in panels for p in panel.problems])
 

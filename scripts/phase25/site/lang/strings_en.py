@@ -196,8 +196,12 @@ STRINGS: dict[str, str] = {
     "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "
     "example's weights. It runs outside this site's repository, on Python with torch and Jupyter.",
     "expected_error": "Raises {type}, as this example intends.",
-    "not_captured_title": "Not captured on a GPU yet",
-    "not_captured": "This snippet has not been run on a CUDA device yet, so there is no GPU output to show. "
+    "pending_label": "{device} · not captured yet",
+    "pending_tab": "This snippet has not been run on a GPU yet, and the site shows only output recorded from real "
+    "runs: once it runs on one, this tab will show what it prints there.",
+    "code_waiting": "Show the code: it needs a CUDA GPU, so it has no output below yet",
+    "output_region": "Output of {id} ({device})",
+    "report_region": "Every run and the state of its record",
     "Maintainers capture it with `make gpu-records` on a CUDA machine.",
     "stale_title": "Stale output",
     "stale": "This output was produced by an earlier version of the snippet ({reason}). "

@@ -207,8 +207,12 @@ STRINGS: dict[str, str] = {
     "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
     "pesos del ejemplo conductor. Funciona fuera del repositorio de este sitio, con Python, torch y Jupyter.",
     "expected_error": "Lanza {type}, como pretende este ejemplo.",
-    "not_captured_title": "Aún no capturado en una GPU",
-    "not_captured": "Este fragmento todavía no se ha ejecutado en un dispositivo CUDA, así que no hay salida de "
+    "pending_label": "{device} · aún no capturado",
+    "pending_tab": "Este fragmento aún no se ha ejecutado en una GPU, y el sitio solo muestra salidas registradas de "
+    "ejecuciones reales: cuando se ejecute en una, esta pestaña mostrará lo que imprima allí.",
+    "code_waiting": "Mostrar el código: necesita una GPU con CUDA, así que aún no tiene salida debajo",
+    "output_region": "Salida de {id} ({device})",
+    "report_region": "Cada ejecución y el estado de su registro",
     "GPU que mostrar. Quienes mantienen el sitio la capturan con `make gpu-records` en una máquina con CUDA.",
     "stale_title": "Salida obsoleta",
     "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
