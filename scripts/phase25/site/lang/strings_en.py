@@ -202,7 +202,6 @@ STRINGS: dict[str, str] = {
     "code_waiting": "Show the code: it needs a CUDA GPU, so it has no output below yet",
     "output_region": "Output of {id} ({device})",
     "report_region": "Every run and the state of its record",
-    "Maintainers capture it with `make gpu-records` on a CUDA machine.",
     "stale_title": "Stale output",
     "stale": "This output was produced by an earlier version of the snippet ({reason}). "
     "It is shown only in a local preview; a strict build refuses it.",

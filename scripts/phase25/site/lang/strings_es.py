@@ -213,7 +213,6 @@ STRINGS: dict[str, str] = {
     "code_waiting": "Mostrar el código: necesita una GPU con CUDA, así que aún no tiene salida debajo",
     "output_region": "Salida de {id} ({device})",
     "report_region": "Cada ejecución y el estado de su registro",
-    "GPU que mostrar. Quienes mantienen el sitio la capturan con `make gpu-records` en una máquina con CUDA.",
     "stale_title": "Salida obsoleta",
     "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
     "vista previa local; al generar el sitio en modo estricto se rechaza.",
