@@ -496,7 +496,7 @@ def test_the_404_page_helps_in_both_languages(page, served):
 def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keyboard(page, served):
     base, _ = served
     page.goto(f"{base}/")
-    snippet = page.locator(".snippet").first
+    snippet = page.locator(".snippet:visible").first  # the map's own snippet is folded under it
     cpu_panel, cuda_panel = snippet.locator(".tabbed-block").nth(0), snippet.locator(".tabbed-block").nth(1)
     assert snippet.locator(".snippet-code").is_visible()
     assert cpu_panel.is_visible() and "Ran on CPU" in cpu_panel.inner_text(), "output hidden on load"
@@ -514,9 +514,9 @@ def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keybo
 @pytest.mark.parametrize(
     ("path", "label", "generated"),
     [
-        ("theory/03-compile-and-distributed/", "H200 (emulated, never run)", "for an emulated NVIDIA H200 (sm_90)"),
+        ("theory/03-inductor-and-export/", "H200 (emulated, never run)", "for an emulated NVIDIA H200 (sm_90)"),
         (
-            "es/theory/03-compile-and-distributed/",
+            "es/theory/03-inductor-and-export/",
             "H200 emulada (código nunca ejecutado)",
             "para un dispositivo emulado, NVIDIA H200 (sm_90)",
         ),

@@ -52,7 +52,7 @@ def test_labs_render_as_notebooks_in_both_languages_with_a_download(built_site):
 def test_published_reports_are_in_the_site_and_linked(built_site):
     report = built_site / "snippet-files/theory-03/tlparse_report/cpu/tlparse/index.html"
     assert report.exists() and "<html" in report.read_text(encoding="utf-8").lower()
-    for page in ("theory/03-compile-and-distributed/index.html", "es/theory/03-compile-and-distributed/index.html"):
+    for page in ("theory/03-inductor-and-export/index.html", "es/theory/03-inductor-and-export/index.html"):
         assert "snippet-files/theory-03/tlparse_report/cpu/tlparse/index.html" in read(built_site, page)
 
 
