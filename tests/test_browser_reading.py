@@ -16,7 +16,13 @@ from test_browser import PHONE, browser, served  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 DESKTOP = {"width": 1400, "height": 900}
-THEORY = ["theory/01-dispatcher-and-aten/", "theory/02-autograd-and-custom-ops/", "theory/03-compile-and-distributed/"]
+THEORY = [
+    "theory/01-dispatcher-and-aten/",
+    "theory/02-autograd-and-custom-ops/",
+    "theory/03-compile-and-distributed/",
+    "theory/03-inductor-and-export/",
+    "theory/03-distributed-training/",
+]
 # Heights of what the reader sees in the article: snippet code (caption, sections, the closed fold), outputs
 # (tabs, streams, diagrams, provenance) and the rest (prose, headings, lists, admonitions).
 SHARES = """() => {
@@ -78,4 +84,31 @@ def test_a_marked_snippet_shows_its_sections_and_one_click_opens_the_whole_file(
     assert hidden not in code.evaluate("e => e.innerText"), "a line no section shows is visible before a click"
     fold.locator("summary").click()
     assert hidden in fold.evaluate("e => e.innerText")
+    context.close()
+
+
+CONTRAST = """(el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const linear = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = rgb(c).map(linear); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const style = getComputedStyle(el);
+  const page = getComputedStyle(document.body).backgroundColor;
+  return {text: ratio(style.color, style.backgroundColor), border: ratio(style.borderTopColor, page)};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_the_atlas_controls_are_visible_in_both_colour_schemes(browser, served, scheme):  # noqa: F811
+    """The filter box and the menus: their text readable (4.5:1) and their edge told from the page (3:1)."""
+    base, _ = served
+    context = browser.new_context(viewport=PHONE)
+    tab = context.new_page()
+    tab.goto(f"{base}/reference/dispatcher-atlas/", wait_until="load")
+    tab.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+    controls = tab.locator(".atlas-controls input[type=search], .atlas-controls select")
+    assert controls.count() >= 1
+    for index in range(controls.count()):
+        found = controls.nth(index).evaluate(CONTRAST)
+        assert found["text"] >= 4.5 and found["border"] >= 3, (scheme, index, found)
     context.close()

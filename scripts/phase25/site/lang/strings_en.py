@@ -45,9 +45,7 @@ STRINGS: dict[str, str] = {
     "stdout": "stdout",
     "stderr": "stderr",
     "no_output": "The snippet printed nothing.",
-    "reproduce": "Reproduce it on your machine: download {source}, or the kit {kit} ({size} KB: this page's "
-    "snippets, the files they import, their records), then `python reproduce.py {id}`: it says what matched "
-    "and shows both machines side by side.",
+    "reproduce": "Reproduce it: unpack {kit} ({size} KB) and run `python reproduce.py {id}`, or download {source}.",
     "atlas_earlier": "This release's atlas was recorded by an earlier version of the atlas snippet. Its walks, "
     "labels and Inductor column were later found to be derived by rules that were wrong, so this archived page "
     "lists only what that version read off the registry as it was: the {overloads} overloads torch {torch} "

@@ -46,9 +46,8 @@ STRINGS: dict[str, str] = {
     "stdout": "stdout",
     "stderr": "stderr",
     "no_output": "El fragmento no imprimió nada.",
-    "reproduce": "Reprodúcelo en tu máquina: descarga {source}, o el kit {kit} ({size} KB: los fragmentos de "
-    "esta página, los archivos que importan y sus registros de ejecución), y ejecuta `python reproduce.py {id}`: "
-    "dice qué coincidió y muestra las dos máquinas lado a lado.",
+    "reproduce": "Reprodúcelo: descomprime {kit} ({size} KB) y ejecuta `python reproduce.py {id}`, o descarga "
+    "{source}.",
     "atlas_earlier": "El atlas de esta versión lo registró una versión anterior del fragmento del atlas. Más tarde "
     "se vio que sus recorridos, sus etiquetas y su columna de Inductor se deducían con reglas erróneas, así que "
     "esta página archivada enumera solo lo que esa versión leyó tal cual del catálogo: las {overloads} sobrecargas "
