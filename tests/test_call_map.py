@@ -147,7 +147,8 @@ def test_a_map_needs_a_body_and_two_arguments(render):
 
 
 def test_a_map_stands_on_a_page_that_shows_its_snippet_and_only_once(render):
-    assert any("which this page does not show" in p for p in render(GOOD.replace("::: snippet page/m\n", ""))[1])
+    problems = render(GOOD.replace("::: snippet page/m\n", ""))[1]
+    assert any(p.endswith("a map of page/m, which this page does not show") for p in problems), problems
     twice = GOOD + "\n" + GOOD[GOOD.index("::: map") : GOOD.index("::: snippet")]
     assert any("one map of a record per page" in p for p in render(twice)[1])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...core.records import Record
 
 INLINE_ARTIFACT_BYTES = 8 * 1024  # a bigger file a snippet wrote is a page of its own, opened from a link
-MANY = 6  # a record with more files than this lists them all as links (see snippet_html.MANY_FILES)
+MANY = 6  # a record with more files than this lists them all as links (see record_html.MANY_FILES)
 
 
 def published_url(record: Record, name: str) -> str:

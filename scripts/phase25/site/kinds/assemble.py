@@ -36,6 +36,7 @@ class Prepared:
     problems: list[Problem] = field(default_factory=list)
     body_lines: dict[int, int] = field(default_factory=dict)  # body number -> its directive's line
     body_targets: dict[int, str] = field(default_factory=dict)  # body number -> snippet id
+    body_kinds: dict[int, str] = field(default_factory=dict)  # body number -> its directive's kind (note, map, ...)
     shown: set[str] = field(default_factory=set)  # the snippets the page shows (directives.shown)
 
 
@@ -48,6 +49,7 @@ def prepare(markdown: str, page: Page) -> Prepared:
             page.bodies.setdefault((directive.kind, *directive.target), []).append(number)
             prepared.body_lines[number] = directive.line
             prepared.body_targets[number] = directive.target[0]
+            prepared.body_kinds[number] = directive.kind
     lines = markdown.split("\n")
     results = [render(directive, page) for directive in found]  # in page order: tab ids count up
     for number, directive in reversed(list(enumerate(found))):
@@ -100,7 +102,11 @@ def finish(html: str, prepared: Prepared) -> tuple[str, list[Problem]]:
     for number, snippet_id in prepared.body_targets.items():
         if snippet_id not in prepared.shown:
             problems.append(
-                Problem(prepared.body_lines[number], f"a note on {snippet_id}, which this page does not show")
+                Problem(
+                    prepared.body_lines[number],
+                    f"{'a map of' if prepared.body_kinds[number] == 'map' else 'a note on'} {snippet_id}, "
+                    "which this page does not show",
+                )
             )
     return html, problems
 
