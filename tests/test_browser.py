@@ -45,6 +45,29 @@ FLAGS = [
     "--disable-sync",
 ]
 PAGE_BUDGET = 300 * 1024
+DESKTOP = {"width": 1400, "height": 900}
+# Heights a reader sees in the article: snippet code (caption, sections, the closed fold), outputs (tabs, streams,
+# diagrams, provenance) and the rest (prose, headings, lists, admonitions); and the page in screens.
+SHARES = """() => {
+  const article = document.querySelector("article.md-content__inner");
+  if (!article) return null;
+  const sum = (sel) => [...article.querySelectorAll(sel)].reduce((h, e) => h + e.getBoundingClientRect().height, 0);
+  return {total: article.getBoundingClientRect().height, code: sum(".snippet-code"), output: sum(".snippet-outputs"),
+          page: document.documentElement.scrollHeight, screen: window.innerHeight};
+}"""
+THEORY = ("theory/", "es/theory/")
+
+
+def share_line(width: int, path: str, found: dict) -> str:
+    """One page's shares as a figure line, checked for sense (every part measured, none over the whole)."""
+    code, output = found["code"] / found["total"], found["output"] / found["total"]
+    assert 0 < code and 0 < output and code + output < 1, (path, found)
+    return (
+        f"{width} px /{path}: code {code:.0%}, output {output:.0%}, prose {1 - code - output:.0%}; "
+        f"{found['page'] / found['screen']:.0f} screens"
+    )
+
+
 SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 COMPRESSED = {".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".ipynb"}
 
@@ -270,7 +293,7 @@ def run_axe(
 def visit(browser, base: str, path: str, twin: tuple[list[str], list[str]] | None) -> tuple[dict, tuple]:
     """One page loaded in a fresh tab: its errors, failed requests, bytes and axe violations; and what its
     translation needs from it (its code blocks and the kinds of text whose contrast it checked)."""
-    context = browser.new_context()
+    context = browser.new_context(viewport=DESKTOP)
     tab = context.new_page()
     errors, failed, sizes = [], [], {}
     tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -289,6 +312,7 @@ def visit(browser, base: str, path: str, twin: tuple[list[str], list[str]] | Non
     loaded = time.perf_counter()
     tab.wait_for_timeout(300)
     blocks = tab.evaluate("[...document.querySelectorAll('pre > code')].map(b => b.outerHTML)")
+    shares = tab.evaluate(SHARES)
     checking = time.perf_counter()
     violations, twins, contrast_twins, kinds = axe_violations(tab, *(twin or (None, None)))
     checked = time.perf_counter()
@@ -304,6 +328,7 @@ def visit(browser, base: str, path: str, twin: tuple[list[str], list[str]] | Non
         "twin_blocks": twins,
         "contrast_twins": contrast_twins,
         "diagram": bool(tab.locator("figure.snippet-diagram svg").count()),
+        "shares": shares,
         "seconds": {"load": loaded - started, "axe": checked - checking},
     }
     context.close()
@@ -373,6 +398,14 @@ def visits(served, built_site):
 
 def test_every_page_has_no_console_error_and_no_failed_request(visits):
     assert {p: v["errors"] + v["failed"] for p, v in visits.items() if v["errors"] or v["failed"]} == {}
+
+
+def test_theory_pages_report_their_share_of_code_output_and_prose(visits, figures):
+    """Figures to read against the aim (code at most a quarter of a theory page), at 1400 px; the phone's are
+    reported by the phone test, which loads every page at 390 px."""
+    theory = {p: v["shares"] for p, v in visits.items() if p.startswith(THEORY)}
+    assert len(theory) >= 2 * 5, sorted(theory)
+    figures.extend(share_line(DESKTOP["width"], path, found) for path, found in theory.items())
 
 
 def test_every_page_transfers_at_most_300_kb(visits, built_site, figures):
@@ -691,6 +724,8 @@ def test_every_page_on_a_phone_has_no_sideways_scroll_and_no_text_under_12_px(br
         tab.goto(f"{base}/{path}", wait_until="load")
         widths[path] = tab.evaluate("document.documentElement.scrollWidth")
         small[path] = tab.evaluate(SMALL_TEXT)
+        if path.startswith(THEORY):
+            figures.append(share_line(PHONE["width"], path, tab.evaluate(SHARES)))
     context.close()
     figures.append(
         f"at {PHONE['width']} px: {len(paths)} pages, the widest {max(widths.values())} px, "

@@ -1,9 +1,6 @@
-"""What a reader sees of a theory page: the lines each snippet marks, the whole file one click away, and the
-share of the page that code, output and prose take (reported as figures, both widths).
-
-The shares are figures to read against the aim (code at most a quarter of a theory page), not a timed or
-sized assertion; what is asserted is what a reader relies on: a marked snippet shows its sections and
-not the rest, and one click opens the whole file.
+"""What a reader sees of a snippet and of the atlas's controls: the lines each snippet marks, the whole file
+one click away, and controls readable in both colour schemes. (The share of each theory page that code,
+output and prose take is reported by test_browser.py, from the visits it makes anyway.)
 """
 
 from __future__ import annotations
@@ -16,44 +13,7 @@ from test_browser import PHONE, browser, served  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 DESKTOP = {"width": 1400, "height": 900}
-THEORY = [
-    "theory/01-dispatcher-and-aten/",
-    "theory/02-autograd-and-custom-ops/",
-    "theory/03-compile-and-distributed/",
-    "theory/03-inductor-and-export/",
-    "theory/03-distributed-training/",
-]
-# Heights of what the reader sees in the article: snippet code (caption, sections, the closed fold), outputs
-# (tabs, streams, diagrams, provenance) and the rest (prose, headings, lists, admonitions).
-SHARES = """() => {
-  const article = document.querySelector("article.md-content__inner");
-  const sum = (sel) => [...article.querySelectorAll(sel)].reduce((h, e) => h + e.getBoundingClientRect().height, 0);
-  const total = article.getBoundingClientRect().height;
-  return {total, code: sum(".snippet-code"), output: sum(".snippet-outputs"),
-          page: document.documentElement.scrollHeight, screen: window.innerHeight};
-}"""
-
-
-def shares(tab, url: str) -> dict[str, float]:
-    tab.goto(url, wait_until="load")
-    return tab.evaluate(SHARES)
-
-
-def test_theory_pages_report_their_share_of_code_output_and_prose_at_both_widths(browser, served, figures):  # noqa: F811
-    base, _ = served
-    for viewport in (DESKTOP, PHONE):
-        context = browser.new_context(viewport=viewport)
-        tab = context.new_page()
-        for lang in ("", "es/"):
-            for path in THEORY:
-                found = shares(tab, f"{base}/{lang}{path}")
-                code, output = found["code"] / found["total"], found["output"] / found["total"]
-                assert 0 < code and 0 < output and code + output < 1, (path, found)
-                figures.append(
-                    f"{viewport['width']} px /{lang}{path}: code {code:.0%}, output {output:.0%}, "
-                    f"prose {1 - code - output:.0%}; {found['page'] / found['screen']:.0f} screens"
-                )
-        context.close()
+THEORY_01 = "theory/01-dispatcher-and-aten/"
 
 
 def marked_snippet() -> tuple[str, str]:
@@ -77,7 +37,7 @@ def test_a_marked_snippet_shows_its_sections_and_one_click_opens_the_whole_file(
     snippet_id, hidden = marked_snippet()
     context = browser.new_context(viewport=DESKTOP)
     tab = context.new_page()
-    tab.goto(f"{base}/{THEORY[0]}", wait_until="load")
+    tab.goto(f"{base}/{THEORY_01}", wait_until="load")
     code = tab.locator(f'.snippet[data-snippet="{snippet_id}"] .snippet-code')
     fold = code.locator("details.snippet-whole")
     assert code.locator(".snippet-section").first.is_visible()
