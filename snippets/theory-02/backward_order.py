@@ -29,9 +29,11 @@ while queue:
 for node in nodes:
     node.register_prehook(lambda grad_out, n=node: print(f"  enter {n.name():<34} grad_output {shape(grad_out)}"))
     node.register_hook(lambda grad_in, grad_out, n=node: print(f"  leave {n.name():<34} grad_inputs {shape(grad_in)}"))
+# --8<-- [end:hooks]
 
+# --8<-- [start:tensor_hook]
 W.register_hook(lambda g: print(f"  tensor hook on W: gradient {tuple(g.shape)}, norm {g.norm():.4f}"))
+# --8<-- [end:tensor_hook]
 print("loss.backward():")
 loss.backward()
-# --8<-- [end:hooks]
 print("W.grad is set:", W.grad is not None, "| x.grad:", tuple(x.grad.shape))

@@ -18,15 +18,14 @@ inputs, targets = tokens[:, :-1], tokens[:, 1:]  # predict each next token: 32 x
 parameters = {p.untyped_storage().data_ptr() for p in model.parameters()}
 
 # Count the forwards of each block: a pre-hook fires when one starts, a hook when it returns.
-# --8<-- [start:count]
 started, finished = Counter(), Counter()
 for i, block in enumerate(model.blocks):
+    # --8<-- [start:count]
     block.register_forward_pre_hook(lambda module, args, i=i: started.update([i]))
     block.register_forward_hook(lambda module, args, output, i=i: finished.update([i]))
 # --8<-- [end:count]
 
 
-# --8<-- [start:step]
 def training_step(use_checkpoint, table=True):
     saved, part = [], ["embeddings"]
 
@@ -34,16 +33,17 @@ def training_step(use_checkpoint, table=True):
         saved.append((part[0], t))
         return t
 
+    # --8<-- [start:step]
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         x = model.tok(inputs) + model.pos(torch.arange(inputs.shape[1]))
         for i, block in enumerate(model.blocks):
             part[0] = f"block {i}"
             x = checkpoint(block, x, use_reentrant=False) if use_checkpoint else block(x)
+        # --8<-- [end:step]
         part[0] = "ln_f + head"
         logits = model.lm_head(model.ln_f(x))
         part[0] = "loss"
         loss = F.cross_entropy(logits.reshape(-1, 600), targets.reshape(-1), ignore_index=0)
-    # --8<-- [end:step]
 
     # Bytes kept alive: each storage once, parameters left out (they live anyway).
     rows, counted = {}, set()

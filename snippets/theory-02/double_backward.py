@@ -23,12 +23,12 @@ def nodes(root):
 
 
 # A plain gradient is a constant: no graph behind it.
-# --8<-- [start:create_graph]
 loss = F.cross_entropy(F.linear(x, W, b), target)
 (gx,) = torch.autograd.grad(loss, x)
 print("without create_graph: requires_grad", gx.requires_grad, "| grad_fn", gx.grad_fn)
 
 # With create_graph=True the backward itself is recorded, and the gradient has a graph.
+# --8<-- [start:create_graph]
 loss = F.cross_entropy(F.linear(x, W, b), target)
 (gx,) = torch.autograd.grad(loss, x, create_graph=True)
 # --8<-- [end:create_graph]
@@ -59,10 +59,8 @@ print("gradcheck of the penalty:", torch.autograd.gradcheck(
     penalty_of, (W.detach()[:10].double().requires_grad_(), b.detach()[:10].double().requires_grad_())))
 
 # Without create_graph, the penalty has nothing to go backward through.
-# --8<-- [start:without]
 (gx,) = torch.autograd.grad(F.cross_entropy(F.linear(x, W, b), target), x)
 try:
     gx.pow(2).sum().backward()
-# --8<-- [end:without]
 except RuntimeError as error:
     print("penalty without create_graph:", error)

@@ -26,36 +26,32 @@ def label(node):
     return f"AccumulateGrad ({owner if leaf is W or leaf is b else owner + ', detached'})"
 
 
-# --8<-- [start:watch]
 def watch(node):
     """Log each node as it starts (pre-hook) and track the nesting depth (pre-hook: in, hook: out)."""
 
+    # --8<-- [start:watch]
     def enter(grad_outputs):
         task = torch._C._current_graph_task_id()
         log.append((depth[0], label(node), node._sequence_nr(), threading.get_ident(), task))
         depth[0] += 1
+    # --8<-- [end:watch]
 
     node.register_prehook(enter)
     node.register_hook(lambda grad_inputs, grad_outputs: depth.__setitem__(0, depth[0] - 1))
-# --8<-- [end:watch]
 
 
-# --8<-- [start:head_loss]
 def head_loss(weight=W, reentrant=False):
     """The running example's head and cross-entropy loss."""
     logits = checkpoint(F.linear, x, weight, b, use_reentrant=True) if reentrant else F.linear(x, weight, b)
     return F.cross_entropy(logits, target)
-# --8<-- [end:head_loss]
 
 
 W.register_post_accumulate_grad_hook(
     lambda p: log.append((depth[0], "post-accumulate hook on W", None, threading.get_ident(), None)))
 print("loss.backward() on the main thread: nodes in the order they ran")
-# --8<-- [start:backward]
 with node_creation_hook(watch):
     loss = head_loss()
 loss.backward()
-# --8<-- [end:backward]
 first = min(seq for _, _, seq, _, _ in log if seq is not None)
 for _, name, seq, thread, _ in log:
     shown = "" if seq is None else f"sequence nr {'LAST' if seq == LAST else seq - first}"
@@ -65,10 +61,8 @@ log.clear()
 with node_creation_hook(watch):
     loss = head_loss()
 ran_on = []
-# --8<-- [start:worker]
 worker = threading.Thread(target=lambda: (ran_on.append(threading.get_ident()), loss.backward()))
 worker.start(), worker.join()
-# --8<-- [end:worker]
 threads = {thread for *_, thread, _ in log}
 print("the same backward called from a worker thread: all on the worker", threads == set(ran_on),
       "| any on the main thread", caller in threads)
@@ -86,10 +80,10 @@ W.grad = None
 # --8<-- [start:two_passes]
 W.register_hook(lambda g: print(f"  tensor hook          gets {g.norm():.4f}; W.grad is None: {W.grad is None}"))
 W.register_post_accumulate_grad_hook(lambda p: print(f"  post-accumulate hook sees W.grad {p.grad.norm():.4f}"))
+# --8<-- [end:two_passes]
 loss = head_loss()
 for _ in range(2):
     loss.backward(retain_graph=True)
-# --8<-- [end:two_passes]
 
 
 # --8<-- [start:sgd]
@@ -102,9 +96,7 @@ def sgd_in_backward(p):
 
 V = W.detach().clone().requires_grad_()  # W's values, none of W's hooks
 (grad,), start, sgd = torch.autograd.grad(head_loss(V), V), V.detach().clone(), torch.optim.SGD([V], lr=0.1)
-# --8<-- [start:sgd_hook]
 V.register_post_accumulate_grad_hook(sgd_in_backward)
 head_loss(V).backward()
-# --8<-- [end:sgd_hook]
 print("an SGD step in V's post-accumulate hook: V.grad after backward", V.grad,
       "| V == start - 0.1 * gradient", torch.equal(V, start.add(grad, alpha=-0.1)))

@@ -11,13 +11,15 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 torch.manual_seed(0)
 W, b = (t.clone().requires_grad_() for t in lm_head(device))
 x = torch.randn(2, 64, device=device, requires_grad=True)
-# --8<-- [start:formulas]
 g = torch.randn(2, 600, device=device)  # an upstream gradient dL/dy
 
+# --8<-- [start:backward]
 y = F.linear(x, W, b)
 y.backward(g)
+# --8<-- [end:backward]
 
 # AddmmBackward0 for y = b + x @ W.T, and TBackward0 for W.T:
+# --8<-- [start:formulas]
 by_hand = {
     "dL/dx = g @ W": (g @ W, x.grad),
     "dL/dW = g.T @ x": (g.T @ x, W.grad),

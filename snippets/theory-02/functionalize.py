@@ -24,9 +24,9 @@ def next_word_probs(x, W, b):
 
 
 expected = next_word_probs(x, W, b)
-# --8<-- [start:functionalize]
 for title, program in (
     ("as written", next_word_probs),
+    # --8<-- [start:functionalize]
     ("functionalize(next_word_probs)", functionalize(next_word_probs)),
     ('functionalize(next_word_probs, remove="mutations_and_views")',
      functionalize(next_word_probs, remove="mutations_and_views")),

@@ -19,7 +19,6 @@ states.requires_grad_()
 target = torch.tensor([vocab().index("walked"), vocab().index("comí")], device=device)
 
 
-# --8<-- [start:walk]
 def walk(root, diagram):
     """Breadth-first over grad_fn and next_functions, as .backward() will visit them."""
     names, edges, queue, index = {}, [], [root], 0
@@ -34,7 +33,6 @@ def walk(root, diagram):
                 names[child] = f"n{len(names)}"
                 queue.append(child)
             edges.append((node, child))
-    # --8<-- [end:walk]
     labels = {W: "W", b: "b", x: "x", states: "states"}
     lines = ["flowchart TB"]
     for node, ident in names.items():

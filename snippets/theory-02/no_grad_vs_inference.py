@@ -25,12 +25,12 @@ try:
 except RuntimeError as error:
     print("version counter:", error)
 
-# --8<-- [start:later]
 # Using each later in a graph that needs it for backward:
 for name, t in (("no_grad", a), ("inference_mode", c)):
     try:
+        # --8<-- [start:later]
         (t * W[:2, :1]).sum().backward()  # t is saved for backward
+        # --8<-- [end:later]
         print(f"{name}: usable in a later graph")
     except RuntimeError as error:
         print(f"{name}: {error}")
-# --8<-- [end:later]

@@ -15,25 +15,23 @@ target = torch.tensor([3, 7], device=device)
 saved = []
 
 
-# --8<-- [start:hooks]
 def pack(t):  # called for every tensor a node saves for backward
     saved.append(t)
     return t
 
 
+# --8<-- [start:hooks]
 with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
     y = F.linear(x, W, b)
     after_head = len(saved)
     loss = F.cross_entropy(y, target)
 # --8<-- [end:hooks]
 
-# --8<-- [start:saved]
 node = y.grad_fn
 print(f"{node.name()} saved mat1 {tuple(node._saved_mat1.shape)} and mat2 {tuple(node._saved_mat2.shape)}")
 print("  mat1 shares x's memory:", node._saved_mat1.data_ptr() == x.data_ptr())
 print("  mat2 shares W's memory (a transposed view):", node._saved_mat2.data_ptr() == W.data_ptr())
 print("  alpha, beta:", node._saved_alpha, node._saved_beta)
-# --8<-- [end:saved]
 
 
 def describe(tensors):

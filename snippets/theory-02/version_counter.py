@@ -13,23 +13,27 @@ x = torch.randn(2, 64)
 target = torch.tensor([3, 7])
 
 # 1. An in-place edit of a tensor no node saved: allowed.
-# --8<-- [start:allowed]
 y = F.linear(x, W, b)  # AddmmBackward0 saves x and W.T, not its output y
 print("y._version:", y._version, "| grad_fn:", y.grad_fn.name())
+# --8<-- [start:allowed]
 y.div_(2.0)  # a temperature, in place
 # --8<-- [end:allowed]
 print("after y.div_(2.0): y._version:", y._version, "| grad_fn:", y.grad_fn.name())
 
 # 2. An in-place edit of a tensor a node saved: refused at backward time.
-# --8<-- [start:refused]
+# --8<-- [start:softmax]
 p = y.softmax(-1)  # SoftmaxBackward0 saves its result, p itself
 row = p[0]  # a view: it shares p's version counter
+# --8<-- [end:softmax]
 print("\np._version:", p._version, "| saved by", p.grad_fn.name(), "at version", p.grad_fn._saved_result._version)
+# --8<-- [start:clamp]
 p.clamp_(min=1e-6)  # keep log() finite... in place
+# --8<-- [end:clamp]
 print("after p.clamp_(): p._version:", p._version, "| row._version (a view of p):", row._version)
+# --8<-- [start:no_grad]
 with torch.no_grad():
     p.mul_(1.0)  # no_grad stops the recording, not the counting
-# --8<-- [end:refused]
+# --8<-- [end:no_grad]
 print("after p.mul_(1.0) under no_grad: p._version:", p._version)
 print("keys of p:", torch._C._dispatch_keys(p))
 # --8<-- [start:below]
@@ -37,11 +41,9 @@ with torch._C._AutoDispatchBelowADInplaceOrView():
     p.mul_(1.0)  # dispatch below ADInplaceOrView: the kernel that bumps the counter is skipped
 # --8<-- [end:below]
 print("after p.mul_(1.0) below ADInplaceOrView: p._version:", p._version)
-# --8<-- [start:backward]
 loss = F.nll_loss(p.log(), target)
 try:
     loss.backward()
-# --8<-- [end:backward]
 except RuntimeError as error:
     print("\nloss.backward():", error)
 
