@@ -14,6 +14,7 @@ class TemperedHead(torch.autograd.Function):
     @staticmethod
     def forward(x, W, b, T):
         return F.linear(x, W, b) / T
+    # --8<-- [end:function]
 
     @staticmethod
     def setup_context(ctx, inputs, output):
@@ -26,7 +27,6 @@ class TemperedHead(torch.autograd.Function):
         x, W = ctx.saved_tensors
         g = grad / ctx.T
         return g @ W, g.T @ x, g.sum(0), None
-# --8<-- [end:function]
 
 
 x = torch.randn(2, 64, dtype=torch.float64, requires_grad=True)
@@ -34,9 +34,11 @@ W = torch.randn(600, 64, dtype=torch.float64, requires_grad=True)
 b = torch.randn(600, dtype=torch.float64, requires_grad=True)
 # --8<-- [start:apply]
 y = TemperedHead.apply(x, W, b, 2.0)
-print("grad_fn:", y.grad_fn.name())
-print("gradcheck:", torch.autograd.gradcheck(TemperedHead.apply, (x[:1], W[:5], b[:5], 2.0)))
 # --8<-- [end:apply]
+print("grad_fn:", y.grad_fn.name())
+# --8<-- [start:gradcheck]
+print("gradcheck:", torch.autograd.gradcheck(TemperedHead.apply, (x[:1], W[:5], b[:5], 2.0)))
+# --8<-- [end:gradcheck]
 print("an operator the dispatcher knows?", torch._C._dispatch_has_kernel("phase25::TemperedHead"))
 
 

@@ -8,8 +8,8 @@ import torch.nn.functional as F
 from minigpt import lm_head
 
 
-# --8<-- [start:op]
 # An operator of our own: the LM head with a temperature, scores = (x W^T + b) / T.
+# --8<-- [start:op]
 @torch.library.custom_op("phase25::tempered_head", mutates_args=())
 def tempered_head(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor, T: float) -> torch.Tensor:
     return F.linear(x, W, b) / T
@@ -42,10 +42,11 @@ y = tempered_head(x, W.clone().requires_grad_(), b, 2.0)  # the Autograd entry r
 print("  grad_fn:", y.grad_fn.name())
 
 
-# --8<-- [start:register]
+# --8<-- [start:fake]
 @tempered_head.register_fake  # shapes and dtypes only: what compile and meta tensors use
 def _(x, W, b, T):
     return x.new_empty(x.shape[0], W.shape[0])
+# --8<-- [end:fake]
 
 
 def setup_context(ctx, inputs, output):
@@ -60,8 +61,9 @@ def backward(ctx, grad):
     return g @ W, g.T @ x, g.sum(0), None  # one gradient per input; none for the float T
 
 
+# --8<-- [start:autograd]
 tempered_head.register_autograd(backward, setup_context=setup_context)
-# --8<-- [end:register]
+# --8<-- [end:autograd]
 
 print("after register_fake and register_autograd:")
 print("  dispatch table:", entries(dispatch_table()))

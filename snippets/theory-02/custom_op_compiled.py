@@ -24,17 +24,19 @@ x = torch.randn(2, 64, device=device)
 graphs = []
 
 
-# --8<-- [start:compile]
 def show_graph(gm, example_inputs):
     """A compile backend that records the FX graph Dynamo captured, then runs it as is."""
     graphs.append(gm)
     return gm
 
 
+# --8<-- [start:predict]
 def predict(x):
     return tempered_head(x, W, b, 0.5).softmax(-1).argmax(-1)
+# --8<-- [end:predict]
 
 
+# --8<-- [start:compile]
 compiled = torch.compile(predict, backend=show_graph, fullgraph=True)  # fullgraph: any graph break is an error
 # --8<-- [end:compile]
 print("same answer as eager:", torch.equal(compiled(x), predict(x)))
@@ -46,8 +48,6 @@ for node in graph.nodes:
 print("the custom op is one node of the graph:",
       any(node.target is torch.ops.phase25.tempered_head.default for node in graph.nodes))
 
-# --8<-- [start:inductor]
 # And through Inductor: the op stays a call to our kernel, around generated code.
 full = torch.compile(predict, fullgraph=True)
 print("with Inductor:", torch.equal(full(x), predict(x)))
-# --8<-- [end:inductor]

@@ -55,13 +55,11 @@ print("after register_kernel('cpu'):", table())
 torch.manual_seed(0)
 W, b = (t.clone().requires_grad_() for t in lm_head())
 x = torch.randn(2, 64)
-# --8<-- [start:call]
 y = tempered_head(x, W, b, 2.0)
 print("\na CPU call runs it:", calls, "| same scores as the default, within 1e-6:",
       torch.allclose(y, F.linear(x, W, b) / 2.0, atol=1e-6))
 print("a meta call does not:", tuple(tempered_head(*(t.to("meta") for t in (x, W, b)), 2.0).shape), calls)
 y.sum().backward()  # the Autograd entry sits above the CPU one: the formula is the same
-# --8<-- [end:call]
 print("grad_fn:", y.grad_fn.name())
 print("dL/db = 2 rows x 1/T = 1.0 everywhere:", torch.equal(b.grad, torch.ones(600)))
 

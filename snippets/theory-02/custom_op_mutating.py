@@ -29,12 +29,10 @@ def table():
             if torch._C._dispatch_has_kernel_for_dispatch_key("phase25::bias_scale_", k)]
 
 
-# --8<-- [start:predict]
 def predict(scores, b):
     """Finish the head in place, then pick the most likely next word."""
     bias_scale_(scores, b, 2.0)
     return scores.argmax(-1)
-# --8<-- [end:predict]
 
 
 print("schema:", bias_scale_._opoverload._schema)
@@ -48,12 +46,12 @@ version = scores._version
 print("eager: predicts", [vocab()[i] for i in predict(scores, b)], "| scores edited in place:",
       torch.allclose(scores, expected, atol=1e-6), "| version counter", version, "->", scores._version)
 
-# --8<-- [start:functionalize]
 try:
+    # --8<-- [start:functionalize]
     make_fx(functionalize(predict))(x @ W.T, b)
+# --8<-- [end:functionalize]
 except RuntimeError as e:
     print("\ntorch.func.functionalize:", str(e).split(". ")[0])
-# --8<-- [end:functionalize]
 
 
 def show(gm, example_inputs):
@@ -62,14 +60,14 @@ def show(gm, example_inputs):
     return make_boxed_func(gm.forward)
 
 
-# --8<-- [start:compile]
 for keep in (False, True):
     torch._dynamo.reset()
     print(f"\n--- aot_autograd, keep_inference_input_mutations={keep}")
+    # --8<-- [start:compile]
     compiled = torch.compile(predict, fullgraph=True,
                              backend=aot_autograd(fw_compiler=show, keep_inference_input_mutations=keep))
+    # --8<-- [end:compile]
     scores = x @ W.T
     words = compiled(scores, b)
-    # --8<-- [end:compile]
     print("the caller's scores edited:", torch.allclose(scores, expected, atol=1e-6),
           "| same words as eager:", torch.equal(words, expected.argmax(-1)))

@@ -43,7 +43,6 @@ tempered_head.register_autograd(backward, setup_context=setup_context)
 graphs, compiles = {}, Counter()
 
 
-# --8<-- [start:backend]
 def keep(kind):
     def compiler(gm, example_inputs):
         graphs[kind] = gm
@@ -52,6 +51,7 @@ def keep(kind):
     return compiler
 
 
+# --8<-- [start:backend]
 backend = aot_autograd(fw_compiler=keep("forward"), bw_compiler=keep("backward"))
 # --8<-- [end:backend]
 
@@ -76,12 +76,12 @@ def train(step_fn):
     return W, losses
 
 
-# --8<-- [start:step]
 def loss_fn(x, W, b, target):
     return F.cross_entropy(tempered_head(x, W, b, 2.0), target)
 
 
 W_eager, losses = train(loss_fn)
+# --8<-- [start:step]
 W_compiled, compiled_losses = train(torch.compile(loss_fn, backend=backend, fullgraph=True))
 # --8<-- [end:step]
 for kind, gm in graphs.items():

@@ -13,7 +13,6 @@ from torch._dynamo.backends.common import aot_autograd
 from torch.library import triton_op, wrap_triton
 
 
-# --8<-- [start:kernel]
 @triton.jit
 def add_bias_and_scale(y_ptr, b_ptr, n_cols, inv_T, BLOCK: tl.constexpr):
     """One program per row, in place: y = (y + b) / T."""
@@ -23,11 +22,10 @@ def add_bias_and_scale(y_ptr, b_ptr, n_cols, inv_T, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + row * n_cols + cols, mask=mask)
     bias = tl.load(b_ptr + cols, mask=mask)
     tl.store(y_ptr + row * n_cols + cols, (y + bias) * inv_T, mask=mask)
-# --8<-- [end:kernel]
 
 
-# --8<-- [start:op]
 # triton_op: a custom operator whose implementation torch.compile may look into.
+# --8<-- [start:op]
 @triton_op("phase25::tempered_head_triton", mutates_args=())
 def tempered_head_triton(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor, T: float) -> torch.Tensor:
     y = x @ W.T  # a library matmul, into a new (rows, 600) tensor
@@ -75,11 +73,9 @@ def loss_fn(x, W, b, target):
     return F.cross_entropy(tempered_head_triton(x, W, b, 2.0), target)
 
 
-# --8<-- [start:graphs]
 loss = torch.compile(loss_fn, backend=aot_autograd(fw_compiler=keep("forward"), bw_compiler=keep("backward")),
                      fullgraph=True)(x, W, b, target)
 loss.backward()
-# --8<-- [end:graphs]
 for kind, gm in graphs.items():
     print(f"{kind} graph calls:", [node.target.name() for node in gm.graph.nodes
                                   if node.op == "call_function" and hasattr(node.target, "name")])

@@ -38,7 +38,6 @@ class TemperedHead(torch.autograd.Function):
         return g @ W, g.T @ x, g.sum(0), None
 
 
-# --8<-- [start:module]
 class Predict(torch.nn.Module):
     """The head with a temperature of 0.5, then a softmax over the 600 words."""
 
@@ -47,9 +46,10 @@ class Predict(torch.nn.Module):
         W, b = lm_head()
         self.W, self.b, self.head = torch.nn.Parameter(W), torch.nn.Parameter(b), head
 
+    # --8<-- [start:forward]
     def forward(self, x):
         return self.head(x, self.W, self.b, 0.5).softmax(-1)
-# --8<-- [end:module]
+# --8<-- [end:forward]
 
 
 torch.manual_seed(0)
@@ -57,6 +57,6 @@ x = torch.randn(2, 64)
 # --8<-- [start:export]
 for title, head in (("custom_op", tempered_head), ("autograd.Function", TemperedHead.apply)):
     program = torch.export.export(Predict(head), (x,))
+    # --8<-- [end:export]
     calls = [str(node.target) for node in program.graph.nodes if node.op == "call_function"]
     print(f"torch.export of the {title} version: {calls}")
-# --8<-- [end:export]

@@ -15,10 +15,8 @@ from triton.backends.compiler import GPUTarget
 from triton.backends.nvidia import compiler as nvidia
 from triton.compiler import ASTSource
 
-# --8<-- [start:target]
 H200 = GPUTarget("cuda", 90, 32)  # compute capability 9.0, 32 threads per warp: no GPU needed to compile for it
 TOOLS = os.path.join(os.path.dirname(nvidia.__file__), "bin")  # ptxas and cuobjdump, shipped in the triton wheel
-# --8<-- [end:target]
 
 
 # --8<-- [start:kernel]
@@ -31,15 +29,17 @@ def add_bias_and_scale(y_ptr, b_ptr, n_cols, inv_T, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + row * n_cols + cols, mask=mask)
     bias = tl.load(b_ptr + cols, mask=mask)
     tl.store(y_ptr + row * n_cols + cols, (y + bias) * inv_T, mask=mask)
+# --8<-- [end:kernel]
 
 
 def compile_for_h200(num_warps, divisible_by_16=()):
     """Compile for sm_90; ``divisible_by_16`` names the arguments the compiler may assume are multiples of 16."""
     signature = {"y_ptr": "*fp32", "b_ptr": "*fp32", "n_cols": "i32", "inv_T": "fp32", "BLOCK": "constexpr"}
+    # --8<-- [start:compile]
     hints = {(list(signature).index(name),): [["tt.divisibility", 16]] for name in divisible_by_16}
     source = ASTSource(fn=add_bias_and_scale, signature=signature, constexprs={"BLOCK": 1024}, attrs=hints)
     return triton.compile(source, target=H200, options={"num_warps": num_warps})
-# --8<-- [end:kernel]
+# --8<-- [end:compile]
 
 
 def cuobjdump(cubin, flag):
