@@ -19,10 +19,12 @@ def clip_to_norm_1(grad):
     seen["before"] = grad.clone()
     events.append(f"clip hook on W: norm in {grad.norm():.4f}")
     return grad * min(1.0, 1.0 / grad.norm().item())  # the returned tensor replaces the gradient
-
-
-W.register_hook(clip_to_norm_1)
 # --8<-- [end:hook]
+
+
+# --8<-- [start:register]
+W.register_hook(clip_to_norm_1)
+# --8<-- [end:register]
 t_node = loss.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[2][0]  # TBackward0
 accumulate = t_node.next_functions[0][0]  # W's AccumulateGrad
 t_node.register_hook(lambda grad_in, grad_out: events.append("leave TBackward0"))

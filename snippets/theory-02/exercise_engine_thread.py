@@ -16,15 +16,17 @@ loss = F.cross_entropy(F.linear(x, W, b), torch.tensor([3, 7]))
 ran_on = []
 
 
-# --8<-- [start:thread]
+# --8<-- [start:note]
 def note(node):
     """A pre-hook on every node of the graph: which thread runs it."""
     node.register_prehook(lambda grad_outputs: ran_on.append((node.name(), threading.current_thread().name)))
     for parent, _ in node.next_functions:
         if parent is not None:
             note(parent)
+# --8<-- [end:note]
 
 
+# --8<-- [start:thread]
 note(loss.grad_fn)
 worker = threading.Thread(target=loss.backward, name="my-worker")
 worker.start()

@@ -14,12 +14,14 @@ torch.manual_seed(0)
 x = torch.randn(2, 64)
 
 
-# --8<-- [start:functionalize]
+# --8<-- [start:function]
 def halved_scores(x, W, b):
     x.mul_(0.5)  # in place, on an input: the caller's tensor changes
     return F.linear(x, W, b)
+# --8<-- [end:function]
 
 
+# --8<-- [start:functionalize]
 for title, program in (("as written", halved_scores), ("functionalized", functionalize(halved_scores))):
     graph = make_fx(program)(x.clone(), W, b)
     # --8<-- [end:functionalize]

@@ -16,11 +16,13 @@ def nbytes(tensors):
     return sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() for t in tensors}.values())
 
 
-# --8<-- [start:saved_bytes]
+# --8<-- [start:batch]
 def saved_bytes(batch):
     x = torch.randn(batch, 64, requires_grad=True)
+    # --8<-- [end:batch]
     target = torch.randint(600, (batch,))
     saved = []
+    # --8<-- [start:saved_bytes]
     with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
         y = F.linear(x, W, b)
         after_head = len(saved)
