@@ -14,14 +14,16 @@ b = torch.randn(600, device=device, requires_grad=True)
 
 # --8<-- [start:key-set]
 def call_key_set(*tensors):
+# --8<-- [end:key-set]
     """What the dispatcher computes for a call: the union of the arguments' keys,
     plus the thread's include set, minus its exclude set."""
+    # --8<-- [start:union]
     keys = C._dispatch_keys(tensors[0])
     for t in tensors[1:]:
         keys = keys | C._dispatch_keys(t)
     keys = keys | C._dispatch_tls_local_include_set()
     return keys - C._dispatch_tls_local_exclude_set()
-# --8<-- [end:key-set]
+    # --8<-- [end:union]
 
 
 def show(label):
@@ -39,7 +41,6 @@ class Silent(TorchDispatchMode):
 
 
 print("the call's keys, highest priority first")
-# --8<-- [start:calls]
 show("plain call")
 with torch.autocast(device, dtype=torch.bfloat16):
     show("under autocast")
@@ -47,4 +48,3 @@ with torch.inference_mode():
     show("inference_mode")
 with Silent():
     show("dispatch mode")
-# --8<-- [end:calls]

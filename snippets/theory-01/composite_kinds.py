@@ -6,6 +6,7 @@ import torch
 
 # --8<-- [start:kinds]
 has = torch._C._dispatch_has_kernel_for_dispatch_key
+# --8<-- [end:kinds]
 KINDS = {
     "CompositeImplicitAutograd": "implicit",
     "CompositeExplicitAutograd": "explicit",
@@ -15,7 +16,6 @@ KINDS = {
     "Meta": "Meta",
     "Autograd": "Autograd",
 }
-# --8<-- [end:kinds]
 OPS = ["linear", "matmul", "t", "transpose.int", "addmm", "mm", "softmax.int", "_softmax", "log_softmax.int",
        "cross_entropy_loss", "nll_loss_forward", "gelu", "relu"]
 

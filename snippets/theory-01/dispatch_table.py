@@ -12,14 +12,14 @@ KEYS = [f"Autocast{backend}", f"Autograd{backend}", "ADInplaceOrView", "BackendS
         # the two keys a nested tensor (a batch of rows of different lengths) dispatches on
         "AutogradNestedTensor", f"NestedTensor{backend}"]
 
-# --8<-- [start:table]
 # The computed table: for each key, which kernel a call that reaches it runs.
+# --8<-- [start:table]
 for op in ("aten::linear", "aten::t", "aten::addmm"):
     print(op)
     rows = dict(line.split(": ", 1) for line in torch._C._dispatch_dump_table(op).splitlines() if ": " in line)
+# --8<-- [end:table]
     for key in KEYS:
         entry = rows.get(key, "no kernel")
-# --8<-- [end:table]
         kind = re.search(r"\[(.*?)\]", entry)
         source = re.search(r"registered at (\S+?):\d+", entry)
         where = source.group(1).rsplit("/", 1)[-1] if source else ""

@@ -8,16 +8,16 @@ C = torch._C
 device = "cuda" if torch.cuda.is_available() else "cpu"
 
 # 1. What each tensor carries.
-# --8<-- [start:tensors]
 W = torch.empty(600, 64, device=device)
 print("tensor key sets")
+# --8<-- [start:tensors]
 print("  weight                   ", C._dispatch_keys(W))
+# --8<-- [end:tensors]
 print("  weight, requires_grad    ", C._dispatch_keys(W.detach().requires_grad_()))
 print("  weight, bfloat16         ", C._dispatch_keys(W.bfloat16()))
 print("  meta                     ", C._dispatch_keys(torch.empty(600, 64, device="meta")))
 with torch.inference_mode():
     print("  made in inference_mode   ", C._dispatch_keys(torch.empty(600, 64, device=device)))
-# --8<-- [end:tensors]
 
 
 # 2. What the thread adds or removes: modes change thread-local sets, not tensors.
@@ -29,10 +29,10 @@ def tls(label):
 
 
 print("\nthread-local include/exclude sets")
-# --8<-- [start:modes]
 tls("default")
 with torch.no_grad():
     tls("no_grad")
+# --8<-- [start:modes]
 with torch.autocast(device, dtype=torch.bfloat16):
     tls("autocast")
 with torch.inference_mode():

@@ -20,21 +20,23 @@ CASES = [
     ("a CPU kernel beside a composite one", ["CPU", "CompositeImplicitAutograd"]),
 ]
 
-# --8<-- [start:toy]
 for title, registrations in CASES:
+    # --8<-- [start:toy]
     dispatcher = PythonDispatcher()
     dispatcher.register(registrations)
+    # --8<-- [end:toy]
     print(f"{title}: registered {', '.join(registrations)}")
+    # --8<-- [start:table]
     for line in dispatcher.dispatchTable().splitlines():
         if line.split(" ", 1)[0] in KEYS:
             print("  " + line.rstrip())
+    # --8<-- [end:table]
     del dispatcher  # unregisters __test__::foo, so the next case starts from nothing
-# --8<-- [end:toy]
 
 # What AutogradCPU's [backend fallback] does, on a real operator in the same position:
 # a CPU kernel, and no registration for autograd.
-# --8<-- [start:define]
 lib = torch.library.Library("demo", "DEF")
+# --8<-- [start:define]
 lib.define("double(Tensor x) -> Tensor")
 lib.impl("double", lambda x: x.detach() * 2, "CPU")  # computes, and records no graph itself
 # --8<-- [end:define]
@@ -45,9 +47,9 @@ print("  AutogradCPU    ", " ".join(re.search(r"(\w+\.cpp):\d+ (\[.*\])", row).g
 x = torch.ones(3, requires_grad=True)
 y = torch.ops.demo.double(x)
 print("  y.grad_fn      ", y.grad_fn.name())
+# --8<-- [end:fallback]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     y.sum().backward()
-# --8<-- [end:fallback]
 print("  backward warns:", str(caught[0].message).split(". ")[0])
 print("  x.grad         ", x.grad)
