@@ -13,7 +13,6 @@ W = torch.randn(600, 64, device=device, requires_grad=True)
 b = torch.randn(600, device=device, requires_grad=True)
 
 
-# --8<-- [start:call]
 def linear_and_first_key(label):
     """Call F.linear; report the key the dispatcher starts from and what autograd recorded."""
     keys = C._dispatch_keys(x) | C._dispatch_keys(W) | C._dispatch_keys(b) | C._dispatch_tls_local_include_set()
@@ -21,13 +20,12 @@ def linear_and_first_key(label):
     y = F.linear(x, W, b)
     recorded = type(y.grad_fn).__name__ if y.grad_fn else None
     print(f"{label:<22} first key {C._dispatch_key_name(first):<16} grad_fn = {recorded}")
-# --8<-- [end:call]
 
 
-# --8<-- [start:exclude]
 linear_and_first_key("normal call")
 # Remove the autograd key from this thread: the call skips the autograd kernels
 # and lands on the backend kernel directly, so nothing records a graph.
+# --8<-- [start:exclude]
 with C._ExcludeDispatchKeyGuard(C.DispatchKeySet(autograd_key)):
     linear_and_first_key(f"{autograd_key.name} excluded")
 # no_grad changes no key: the autograd kernel still runs, and records nothing.

@@ -28,7 +28,6 @@ def names(keys):
     return [C._dispatch_key_name(k) for k in (K.ADInplaceOrView, K.BackendSelect) if keys.has(k)]
 
 
-# --8<-- [start:backend-select]
 # 1. BackendSelect. A factory function has no tensor argument to take a backend key from:
 # its call's keys are the thread's include set only.
 call = C._dispatch_tls_local_include_set() - C._dispatch_tls_local_exclude_set()
@@ -38,14 +37,15 @@ for key in ("ADInplaceOrView", "BackendSelect"):
     print(f"  {'':<16} aten::addmm: {entry('aten::addmm', key)}")
 for where in dict.fromkeys(("cpu", "meta", device)):
     print(f"  torch.empty(2, 600, device={where!r}) lands on", torch.empty(2, 600, device=where).device.type)
+# --8<-- [start:backend-select]
 with C._ExcludeDispatchKeyGuard(C.DispatchKeySet(K.BackendSelect)):
     try:
         torch.empty(2, 600)
+# --8<-- [end:backend-select]
     except NotImplementedError as error:
         message = re.sub(r" \(e\.g\.[^)]*\)", "", str(error)).split(".  ")[0]
         print("  with BackendSelect excluded:")
         print("    " + message)
-# --8<-- [end:backend-select]
 
 # 2. A fallthrough registered by one operator. The Conjugate key's fallback is a real
 # kernel: it makes a lazily conjugated tensor concrete before the operator sees it.
@@ -73,12 +73,12 @@ torch.manual_seed(0)
 x = torch.randn(2, 64, dtype=torch.complex64, device=device)
 W = torch.randn(600, 64, dtype=torch.complex64, device=device)
 b = torch.randn(600, dtype=torch.complex64, device=device)
-# --8<-- [start:lazy]
 W_conj = W.conj()  # a view with the conjugate bit set: no number has changed yet
 print("  F.linear(x, W.conj(), b), the head with complex weights:")
+# --8<-- [start:lazy]
 with Seen():
     F.linear(x, W_conj, b)
+# --8<-- [end:lazy]
 print("  torch.sin(W.conj()):")
 with Seen():
     torch.sin(W_conj)
-# --8<-- [end:lazy]

@@ -13,10 +13,8 @@ x = torch.randn(2, 64, device=device)
 W = torch.randn(600, 64, device=device, requires_grad=True)
 b = torch.randn(600, device=device, requires_grad=True)
 
-# --8<-- [start:keys]
 keys = C._dispatch_keys(x) | C._dispatch_keys(W) | C._dispatch_keys(b) | C._dispatch_tls_local_include_set()
 keys = keys - C._dispatch_tls_local_exclude_set()
-# --8<-- [end:keys]
 
 
 def table(op):
@@ -33,9 +31,11 @@ def table(op):
 
 # --8<-- [start:walk]
 def walk(op, keys):
+# --8<-- [end:walk]
     """Follow one call down its key set, as the dispatcher does: take the highest
     key; a fallthrough passes the call on; a kernel runs, and an autograd or view
     kernel redispatches with only the keys below its own."""
+    # --8<-- [start:loop]
     rows, path = table(op), []
     while True:
         key = keys.highestPriorityTypeId()
@@ -45,7 +45,7 @@ def walk(op, keys):
         if kind not in ("fallthrough", "autograd kernel", "kernel") or name in ("CPU", "CUDA", "Meta"):
             return path  # a backend kernel does the work; a math kernel decomposes the op
         keys = keys & C._dispatch_keyset_full_after(key)
-# --8<-- [end:walk]
+    # --8<-- [end:loop]
 
 
 print("call key set:", keys)
