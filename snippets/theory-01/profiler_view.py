@@ -17,7 +17,6 @@ x = torch.randn(2, 64, device=device)
 libc = ctypes.CDLL(None)  # MKL prints with C stdio: flush it so its lines land in order
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if device == "cuda" else [])
-# --8<-- [start:logs]
 for dtype in (torch.float32, torch.bfloat16):
     Wd, bd, xd = W.to(dtype), b.to(dtype), x.to(dtype)
     F.linear(xd, Wd, bd)  # warm up: first calls pick algorithms
@@ -25,12 +24,13 @@ for dtype in (torch.float32, torch.bfloat16):
     print(f"\n=== {str(dtype).replace('torch.', '')}: F.linear under oneDNN's verbose mode, then under the profiler")
     # On a CPU the profiler names aten ops only; the libraries' own logs say who
     # did the arithmetic (MKL_VERBOSE for MKL, oneDNN's verbose mode for oneDNN).
+    # --8<-- [start:logs]
     with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
         F.linear(xd, Wd, bd)
         libc.fflush(None)
     with profile(activities=activities, record_shapes=True) as prof:
         F.linear(xd, Wd, bd)
-# --8<-- [end:logs]
+    # --8<-- [end:logs]
         if device == "cuda":
             torch.cuda.synchronize()
     libc.fflush(None)
