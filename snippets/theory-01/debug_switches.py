@@ -9,8 +9,8 @@ import sys
 
 import torch
 
-# --8<-- [start:switches]
 # Each switch in a fresh interpreter, on the same failing call: the head fed 65 features.
+# --8<-- [start:switches]
 PROGRAM = "import torch, torch.nn.functional as F; F.linear(torch.ones(2, 65), torch.ones(600, 64), torch.ones(600))"
 SWITCHES = {
     "(none)": {},
@@ -38,6 +38,4 @@ for label, extra in SWITCHES.items():
             number, _, name = frame.partition(" ")
             print(f"    {number:<4} {name.split('(')[0]}")
 
-# --8<-- [start:build]
 print("\nthis build: torch.version.debug =", torch.version.debug)
-# --8<-- [end:build]

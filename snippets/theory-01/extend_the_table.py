@@ -13,8 +13,9 @@ expected = F.linear(x, W, b)
 # 1. A kernel override for one key: replace aten::addmm's CPU kernel. Every
 #    CPU addmm in this process now runs this Python function.
 calls = []
-# --8<-- [start:override]
+# --8<-- [start:library]
 lib = torch.library.Library("aten", "IMPL")
+# --8<-- [end:library]
 
 
 def addmm_cpu(bias, mat1, mat2, *, beta=1, alpha=1):
@@ -22,12 +23,15 @@ def addmm_cpu(bias, mat1, mat2, *, beta=1, alpha=1):
     return beta * bias + alpha * torch.mm(mat1, mat2)  # mm has its own CPU kernel: no recursion
 
 
+# --8<-- [start:override]
 lib.impl("addmm", addmm_cpu, "CPU")
 y = F.linear(x, W, b)
+# --8<-- [end:override]
 print("override on the CPU key, shapes seen:", calls, "| same result:", torch.allclose(y, expected, atol=1e-5))
 print("a meta tensor skips it (other key):  ", F.linear(x.to("meta"), W.to("meta"), b.to("meta")).shape, calls[1:])
+# --8<-- [start:remove]
 del lib  # unregisters the override
-# --8<-- [end:override]
+# --8<-- [end:remove]
 print("after removing it:", len(calls), "override call(s) in total;", torch.allclose(F.linear(x, W, b), expected))
 
 

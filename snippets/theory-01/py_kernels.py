@@ -23,10 +23,8 @@ def aten_overloads():
         yield getattr(getattr(torch.ops.aten, base), overload or "default")
 
 
-# --8<-- [start:table]
 ops = list(aten_overloads())
 keys = Counter(k.name for op in ops for k in op.py_kernels)
-# --8<-- [end:table]
 print(f"aten overloads with Python kernels: {sum(bool(op.py_kernels) for op in ops)} of {len(ops)}")
 print("  by key:", dict(keys.most_common()))
 for op in (torch.ops.aten.addmm.default, torch.ops.aten.dropout.default):
@@ -35,8 +33,8 @@ for op in (torch.ops.aten.addmm.default, torch.ops.aten.dropout.default):
 cpp_kernel = C._dispatch_has_kernel_for_dispatch_key("aten::dropout", "CompositeImplicitAutograd")
 print("  aten::dropout has a C++ CompositeImplicitAutograd kernel too:", cpp_kernel)
 
-# --8<-- [start:switch]
 print("include set, plain:                     ", C._dispatch_tls_local_include_set())
+# --8<-- [start:switch]
 with enable_python_dispatcher():
     print("include set, enable_python_dispatcher():", C._dispatch_tls_local_include_set())
 # --8<-- [end:switch]
@@ -59,12 +57,12 @@ W, b = lm_head()  # the running example: nn.Linear(64, 600), trained
 x = torch.randn(2, 64)  # an input of the head's shape
 print("F.dropout(x, 0.1) in training, ops seen by a dispatch mode:")
 results = []
-# --8<-- [start:dropout]
 for label, context in (("C++ kernels only", nullcontext), ("enable_python_dispatcher()", enable_python_dispatcher)):
     torch.manual_seed(1)
+    # --8<-- [start:dropout]
     with Ops() as mode, context():
         results.append(F.dropout(x, 0.1, training=True))
-# --8<-- [end:dropout]
+    # --8<-- [end:dropout]
     print(f"  {label:<27} {mode.seen}")
 print("  same result:", torch.equal(*results))
 
@@ -80,16 +78,18 @@ def head(x, W, b):
     return F.linear(x, W, b)
 
 
-# --8<-- [start:trace]
 pair = C.DispatchKeySet(C.DispatchKey.PreDispatch) | C.DispatchKeySet(C.DispatchKey.AutogradCPU)
 print(f"{pair}: highest priority {pair.highestPriorityTypeId().name}")
+# --8<-- [start:trace]
 for label, options in (("make_fx(head)", {}), ("make_fx(head, pre_dispatch=True)", {"pre_dispatch": True})):
     print(label)
     print("  graph:", nodes(make_fx(head, **options)(x, W, b).graph))
+# --8<-- [end:trace]
 
 linear = torch.nn.Linear(64, 600)
 linear.load_state_dict({"weight": W, "bias": b})
+# --8<-- [start:export]
 program = torch.export.export(linear, (x,))
 print("torch.export.export(linear)       graph:", nodes(program.graph))
 print("  .run_decompositions()            graph:", nodes(program.run_decompositions().graph))
-# --8<-- [end:trace]
+# --8<-- [end:export]
