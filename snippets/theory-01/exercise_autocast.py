@@ -13,14 +13,16 @@ W, b = lm_head(device)
 x = torch.randn(2, 64, device=device)
 
 
-# --8<-- [start:dtypes]
 class Dtypes(TorchDispatchMode):
+    # --8<-- [start:mode]
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
         print(f"  {func.name():<20} -> {str(out.dtype).replace('torch.', '')}")
+    # --8<-- [end:mode]
         return out
 
 
+# --8<-- [start:dtypes]
 with Dtypes(), torch.autocast(device, dtype=torch.bfloat16):
     logp = F.log_softmax(F.linear(x, W, b), dim=-1)
 # --8<-- [end:dtypes]

@@ -32,14 +32,14 @@ def walk(op, keys):
     return path
 
 
-# --8<-- [start:walk]
 keys = (C._dispatch_keys(scores) | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
 print("aten::index_put_ on a", device.upper(), "tensor:", " -> ".join(walk("aten::index_put_", keys)))
+# --8<-- [start:call]
 before, one = scores._version, torch.tensor(1.0, device=device)
 with profile() as prof:  # the exercise's trace: what ran inside index_put_
     scores.index_put_((rows, cols), one)
 print("its version counter:", before, "->", scores._version, "(an in-place call bumps it)")
-# --8<-- [end:walk]
+# --8<-- [end:call]
 inside = [e.name for e in prof.events() if e.cpu_parent is not None and e.cpu_parent.name == "aten::index_put_"]
 print("in the profiler's trace, aten::index_put_ calls", ", ".join(inside))
 table = dict(line.split(": ", 1) for line in C._dispatch_dump_table("aten::_index_put_impl_").splitlines())
@@ -51,12 +51,11 @@ op = torch.ops.aten.index_put_.default
 print("Inductor:", "decomposes it" if op in inductor_decompositions.decompositions else
       "falls back to the ATen kernel" if op in lowering.fallbacks else
       "lowers it" if op in lowering.lowerings else "has no rule for it")
+# --8<-- [end:inductor]
 functional = torch.ops.aten.index_put.default
 print("its functional twin aten.index_put:", "lowered" if functional in lowering.lowerings else "not lowered",
       "| decomposed:", functional in inductor_decompositions.decompositions)
-# --8<-- [end:inductor]
 
-# --8<-- [start:compiled]
 # What Inductor is handed when index_put_ is compiled: AOTAutograd's graph, functionalized.
 handed = []
 
@@ -71,5 +70,4 @@ def bump(scores, rows, cols):
 
 with inductor_config.patch(post_grad_custom_pre_pass=keep, fx_graph_cache=False):
     torch.compile(bump)(scores, rows, cols)
-# --8<-- [end:compiled]
 print("torch.compile(bump), bump calling index_put_: Inductor receives", ", ".join(handed))

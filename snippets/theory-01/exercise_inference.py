@@ -20,10 +20,10 @@ with torch.inference_mode():
     x = torch.randn(2, 64)
     with Ops():
         y = F.linear(x, W, b)
+# --8<-- [end:inference]
 print("y.requires_grad:", y.requires_grad, "| grad_fn:", y.grad_fn, "| inference tensor:", torch.is_inference(y))
 print("keys of y:", torch._C._dispatch_keys(y))
 try:
     y.sum().backward()
 except RuntimeError as error:
     print("backward:", error)
-# --8<-- [end:inference]

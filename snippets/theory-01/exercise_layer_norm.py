@@ -25,7 +25,6 @@ def first_kernel(op, keys):
     return None, None
 
 
-# --8<-- [start:layer-norm]
 keys = (C._dispatch_keys(x) | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
 print("aten::layer_norm is CompositeImplicitAutograd:",
       C._dispatch_has_kernel_for_dispatch_key("aten::layer_norm", "CompositeImplicitAutograd"))
@@ -33,12 +32,13 @@ for op, label in (("aten::layer_norm", "a call with requires_grad"), ("aten::nat
     key, kind = first_kernel(op, keys)
     print(f"{label} first reaches: {key} ({kind})")
 
+# --8<-- [start:grad-fn]
 eager = F.layer_norm(x, (64,))
 print("eager grad_fn:", type(eager.grad_fn).__name__)
 # aot_eager: AOTAutograd without Inductor (enough to see the backward it builds, and no C++ to compile)
 compiled = torch.compile(lambda t: F.layer_norm(t, (64,)), backend="aot_eager")(x)
 print("compiled grad_fn (aot_eager):", type(compiled.grad_fn).__name__)
+# --8<-- [end:grad-fn]
 op = torch.ops.aten.native_layer_norm.default
 print("Inductor decomposes aten.native_layer_norm:", op in inductor_decompositions.decompositions,
       "| lowers it directly:", op in lowering.lowerings and op not in lowering.fallbacks)
-# --8<-- [end:layer-norm]
