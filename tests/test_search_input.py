@@ -1,9 +1,10 @@
 """Material's search index is the same whether its parser sees a page's code spans or not.
 
-The build hands the search plugin each page without the ``<span>`` tags of its ``<pre>`` blocks
-(``phase25.site.hosts.search_input``): these tests build the index both ways, with the plugin's own
-``SearchIndex``, and compare every entry — on the ways a page could make the two differ, on the
-heaviest pages rendered in-process, and on the notebook pages of the built site.
+The build hands the search plugin a notebook's code without the ``<span>`` tags of its ``<pre>`` blocks
+(``phase25.site.hosts.search_input``; a Markdown page goes without its ``<pre>`` blocks at all, see
+test_search_index.py): these tests build the index both ways, with the plugin's own ``SearchIndex``, and
+compare every entry — on the ways a page could make the two differ, on the heaviest pages rendered
+in-process, and on the notebook pages of the built site.
 """
 
 from __future__ import annotations
@@ -113,16 +114,23 @@ def plugin_config(index) -> SimpleNamespace:
     return SimpleNamespace(plugins={"material/search": SimpleNamespace(search_index=index)})
 
 
+NOTEBOOK = f'<div class="jp-Notebook"><p>x</p>{PYGMENTS}</div>'
+
+
 def test_the_plugin_sees_the_light_page_and_the_page_keeps_its_spans():
     seen = []
     index = SimpleNamespace(add_entry_from_context=lambda page: seen.append(page.content))
     config = plugin_config(index)
     search_input.lighter_search_input(config)
     search_input.lighter_search_input(config)  # a second build of the same config: wrapped once
-    page = SimpleNamespace(content=f"<p>x</p>{PYGMENTS}")
+    page = SimpleNamespace(content=NOTEBOOK)
     index.add_entry_from_context(page)
-    assert seen == [search_input.without_code_spans(page.content)] and "<span" not in seen[0]
-    assert page.content == f"<p>x</p>{PYGMENTS}"
+    assert seen == [search_input.for_search(page.content)] and "<span" not in seen[0] and "x  @  W.T" in seen[0]
+    assert page.content == NOTEBOOK
+    index.add_entry_from_context(markdown := SimpleNamespace(content=f"<p>x</p>{PYGMENTS}"))
+    assert (
+        "<pre" not in seen[1] and "W.T" not in seen[1] and markdown.content == f"<p>x</p>{PYGMENTS}"
+    )  # a Markdown page: prose only
 
 
 def test_a_failing_index_still_gives_the_page_back_and_no_plugin_is_no_change():
