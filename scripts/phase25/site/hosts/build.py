@@ -24,7 +24,7 @@ from ..lang import strings, translations
 from ..page import directives
 from ..page.highlight import Highlighter
 from ..page.markup import admonition, escape
-from . import site_files, workarounds
+from . import search_index, site_files, workarounds
 from .files import reproduce_files
 
 if TYPE_CHECKING:
@@ -143,6 +143,7 @@ class Build:
         name has one owner), the search index and the sitemaps per language, the 404 page."""
         self.claims().write_all(site)
         workarounds.split_search_index(site)
+        search_index.complete(site)
         workarounds.sitemap_per_language(site, site_url, self.notebooks())
         if self.not_found:
             site_files.write(site, "404.html", self.not_found)
