@@ -97,10 +97,7 @@
     others.forEach((name, index) => {
       const link = element("a", name);
       link.href = `#op=${encodeURIComponent(name)}`;
-      link.addEventListener("click", () => {
-        const item = items.find((i) => i.querySelector(".atlas-op").textContent === name);
-        if (item) { item.hidden = false; open(item); item.scrollIntoView(); }
-      });
+      link.addEventListener("click", () => show(name));
       box.append(index ? ", " : "", link);
     });
     return [label("family", { base }), box];
@@ -191,14 +188,29 @@
       button.setAttribute("aria-expanded", "false");
       return;
     }
+    if (item.dataset.opening) return;  // its shard is on its way: a second click does not add a second entry
+    item.dataset.opening = "1";
     try {
       const data = await shard(item.dataset.shard);
       item.append(detail(data[button.textContent]));
     } catch (error) {
       item.append(element("p", label("failed"), "atlas-error"));
     }
+    delete item.dataset.opening;
     button.setAttribute("aria-expanded", "true");
   }
+
+  // An operator's entry, opened (unless it is open or opening) and scrolled to: a family link, and an address
+  // whose hash names it (#op=aten::addmm), as the site's search gives one for each operator.
+  function show(name) {
+    const item = name && items.find((i) => i.querySelector(".atlas-op").textContent === name);
+    if (!item) return;
+    item.hidden = false;
+    if (!item.querySelector(".atlas-entry, .atlas-error")) open(item);
+    item.scrollIntoView();
+  }
+
+  const wanted = () => new URLSearchParams(location.hash.slice(1)).get("op");
 
   atlas.addEventListener("click", (event) => {
     const button = event.target.closest(".atlas-op");
@@ -206,10 +218,6 @@
   });
   for (const input of controls.querySelectorAll("input, select")) input.addEventListener("input", filter);
   filter();
-  const wanted = new URLSearchParams(location.hash.slice(1)).get("op");
-  const target = wanted && items.find((i) => i.querySelector(".atlas-op").textContent === wanted);
-  if (target) {
-    open(target);
-    target.scrollIntoView();
-  }
+  show(wanted());
+  addEventListener("hashchange", () => show(wanted()));  // a search result on this very page
 })();
