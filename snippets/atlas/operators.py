@@ -130,6 +130,7 @@ def call_keys(tensors):
     return (keys | C._dispatch_tls_local_include_set()) - C._dispatch_tls_local_exclude_set()
 
 
+# --8<-- [start:rule]
 def inferred_walk(rows, keys, target):
     """The walk the table implies for a key set: a fallthrough passes the call on unseen, a functionality
     kernel runs and hands it on below its key, anything else runs and ends it. BackendSelect hands it to the
@@ -153,8 +154,10 @@ def inferred_walk(rows, keys, target):
             keys = keys | C.DispatchKeySet(C._dispatch_key_parse(target))
         keys = keys & C._dispatch_keyset_full_after(key)
     return path
+# --8<-- [end:rule]
 
 
+# --8<-- [start:spies]
 class Spies:
     """A spy kernel around the kernel each key of one overload computes to: it notes the key and calls that
     very kernel, so the call behaves as it would, and the keys whose kernels ran are seen, not inferred."""
@@ -178,6 +181,7 @@ class Spies:
 
     def close(self):
         self.library._destroy()
+# --8<-- [end:spies]
 
 
 class Harvest(TorchDispatchMode):
@@ -274,6 +278,7 @@ def tensors_of(args, kwargs):
     return [a for a in torch.utils._pytree.tree_leaves((args, kwargs)) if isinstance(a, torch.Tensor)]
 
 
+# --8<-- [start:observe]
 def observe(name, op, rows, args, kwargs):
     """Each context's walk, observed with spies and inferred from the table; they must agree."""
     walks = {}
@@ -294,6 +299,7 @@ def observe(name, op, rows, args, kwargs):
             raise RuntimeError(f"{name} in {context}: observed {seen}, the table implies {inferred}")
         walks[context] = seen
     return walks
+# --8<-- [end:observe]
 
 
 def describe(args, kwargs):
