@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from browsing import CHROMIUM, ELSEWHERE, FLAGS, serving, site_prefix
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
 from phase25.run import plan, pool, progress
@@ -293,3 +294,39 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
         terminalreporter.section("figures")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+# The browser tests' fixtures, shared by every module that drives the browser (tests/browsing.py serves the site).
+@pytest.fixture(scope="module")
+def served(built_site: Path, preview_port: int):
+    """The site served under the path it is published at (its site_url), on the port it was built for."""
+    prefix = site_prefix(built_site)
+    with serving(built_site, prefix, preview_port) as base:
+        yield base, prefix
+
+
+@pytest.fixture(scope="module")
+def served_elsewhere(built_site: Path):
+    """The same build served under another path, as a preview, a fork or a copy of the site is: nothing may
+    depend on the path in its site_url."""
+    with serving(built_site, ELSEWHERE) as base:
+        yield base, ELSEWHERE
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert shutil.which(CHROMIUM) or Path(CHROMIUM).exists(), "install Debian's chromium (make browser)"
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A tab of its own: Material keeps the chosen device tab in local storage, which would leak between tests."""
+    context = browser.new_context()
+    yield context.new_page()
+    context.close()

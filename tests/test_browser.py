@@ -10,15 +10,9 @@ finds Spanish pages, diagrams render on the pages that have them.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import gzip
-import http.server
-import io
 import json
 import queue
 import re
-import shutil
 import threading
 import time
 import xml.etree.ElementTree as ET
@@ -26,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from browsing import CHROMIUM, DESKTOP, FLAGS, PHONE, SITEMAP_NS, site_prefix
 
 pytestmark = [
     pytest.mark.browser,
@@ -35,17 +30,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::ResourceWarning"),
 ]
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PAGE_BUDGET = 300 * 1024
-DESKTOP = {"width": 1400, "height": 900}
 # Heights a reader sees in the article: snippet code (caption, sections, the closed fold), outputs (tabs, streams,
 # diagrams, provenance) and the rest (prose, headings, lists, admonitions); and the page in screens.
 SHARES = """() => {
@@ -66,115 +51,6 @@ def share_line(width: int, path: str, found: dict) -> str:
         f"{width} px /{path}: code {code:.0%}, output {output:.0%}, prose {1 - code - output:.0%}; "
         f"{found['page'] / found['screen']:.0f} screens"
     )
-
-
-SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-COMPRESSED = {".html", ".css", ".js", ".json", ".xml", ".svg", ".txt", ".ipynb"}
-
-
-def site_prefix(built_site: Path) -> str:
-    """The path the site is published under, read from its own sitemap (site_url)."""
-    first = ET.parse(built_site / "sitemap.xml").getroot().find("s:url/s:loc", SITEMAP_NS).text
-    return urlparse(first).path
-
-
-@functools.cache
-def gzipped(path: Path) -> bytes:
-    """A file as a static host sends it: compressed once, not on every request."""
-    return gzip.compress(path.read_bytes(), compresslevel=6)
-
-
-@contextlib.contextmanager
-def serving(built_site: Path, prefix: str, port: int = 0):
-    """The built site served under ``prefix`` (on ``port``, or any free one), as a static host does; yields the
-    base URL, without its last slash."""
-
-    class Site(http.server.SimpleHTTPRequestHandler):
-        """Serves site/ under the prefix, text gzipped; anything else gets the site's 404 page."""
-
-        def log_message(self, *args) -> None:
-            pass
-
-        def send_head(self):
-            path = Path(self.translate_path(self.path))
-            if path.is_dir():
-                path = path / "index.html"
-            if (
-                not path.is_file()
-                or path.suffix not in COMPRESSED
-                or "gzip" not in self.headers.get("Accept-Encoding", "")
-            ):
-                return super().send_head()
-            body = gzipped(path)
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(str(path)))
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            return io.BytesIO(body)
-
-        def translate_path(self, path: str) -> str:
-            if path.startswith(prefix):
-                return super().translate_path("/" + path[len(prefix) :])
-            return str(built_site / "missing")
-
-        def send_error(self, code, message=None, explain=None) -> None:
-            if code != 404:
-                return super().send_error(code, message, explain)
-            body = (built_site / "404.html").read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Site, directory=str(built_site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}{prefix.rstrip('/')}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def served(built_site: Path, preview_port: int):
-    """The site served under the path it is published at (its site_url), on the port it was built for."""
-    prefix = site_prefix(built_site)
-    with serving(built_site, prefix, preview_port) as base:
-        yield base, prefix
-
-
-ELSEWHERE = "/other/prefix/"
-
-
-@pytest.fixture(scope="module")
-def served_elsewhere(built_site: Path):
-    """The same build served under another path, as a preview, a fork or a copy of the site is: nothing may
-    depend on the path in its site_url."""
-    with serving(built_site, ELSEWHERE) as base:
-        yield base, ELSEWHERE
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert shutil.which(CHROMIUM) or Path(CHROMIUM).exists(), "install Debian's chromium (make browser)"
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser):
-    """A tab of its own: Material keeps the chosen device tab in local storage, which would leak between tests."""
-    context = browser.new_context()
-    yield context.new_page()
-    context.close()
 
 
 def every_page(built_site: Path) -> list[str]:
@@ -688,7 +564,6 @@ def test_outputs_of_up_to_120_columns_fit_a_1400_px_screen_and_a_phone_scrolls_o
         assert page_width <= width, f"the page itself scrolls sideways at {width} px"
 
 
-PHONE = {"width": 390, "height": 844}
 # Every visible element with text of its own whose text is rendered under 12 px: its computed font size, times
 # the scale an SVG drawing is shown at (a drawing shrunk to fit shrinks its text with it).
 SMALL_TEXT = """() => {

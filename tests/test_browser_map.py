@@ -8,7 +8,7 @@ drawing wider than its column scrolls in its figure, and the keyboard scrolls it
 from __future__ import annotations
 
 import pytest
-from test_browser import PHONE
+from browsing import DESKTOP, PHONE
 
 pytestmark = [
     pytest.mark.browser,
@@ -17,7 +17,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::ResourceWarning"),
 ]
 
-DESKTOP = {"width": 1400, "height": 900}
 HOMES = ("", "es/")
 DIAGRAM_PAGES = ("theory/01-dispatcher-and-aten/", "theory/02-autograd-and-custom-ops/")
 # Each drawing: the size its text is rendered at (its font size times the drawing's scale), and whether its figure

@@ -6,13 +6,12 @@ output and prose take is reported by test_browser.py, from the visits it makes a
 from __future__ import annotations
 
 import pytest
+from browsing import DESKTOP, PHONE
 from conftest import REPO
 from phase25.core.catalog import Catalog
 from phase25.core.paths import Layout
-from test_browser import PHONE, browser, served  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-DESKTOP = {"width": 1400, "height": 900}
 THEORY_01 = "theory/01-dispatcher-and-aten/"
 
 
@@ -32,7 +31,7 @@ def marked_snippet() -> tuple[str, str]:
     raise AssertionError("no snippet of theory 01 marks a section")
 
 
-def test_a_marked_snippet_shows_its_sections_and_one_click_opens_the_whole_file(browser, served):  # noqa: F811
+def test_a_marked_snippet_shows_its_sections_and_one_click_opens_the_whole_file(browser, served):
     base, _ = served
     snippet_id, hidden = marked_snippet()
     context = browser.new_context(viewport=DESKTOP)
@@ -59,7 +58,7 @@ CONTRAST = """(el) => {
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
-def test_the_atlas_controls_are_visible_in_both_colour_schemes(browser, served, scheme):  # noqa: F811
+def test_the_atlas_controls_are_visible_in_both_colour_schemes(browser, served, scheme):
     """The filter box and the menus: their text readable (4.5:1) and their edge told from the page (3:1)."""
     base, _ = served
     context = browser.new_context(viewport=PHONE)

@@ -13,7 +13,6 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from test_browser import browser, page, served  # noqa: F401 - the fixtures, shared with the other browser tests
 
 pytestmark = [
     pytest.mark.browser,
@@ -90,7 +89,7 @@ def top_hit(tab, query: str) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize(("lang", "queries"), [("en", ENGLISH), ("es", SPANISH)])
-def test_each_readers_query_ranks_the_page_that_teaches_it_first(page, served, lang, queries):  # noqa: F811
+def test_each_readers_query_ranks_the_page_that_teaches_it_first(page, served, lang, queries):
     base, prefix = served
     root = f"{prefix}{'' if lang == 'en' else 'es/'}"
     open_search(page, f"{base}/{'' if lang == 'en' else 'es/'}")
@@ -113,8 +112,8 @@ def atlas_item(tab, name: str):
 
 @pytest.mark.parametrize(("lang", "title"), [("en", "The dispatcher atlas"), ("es", "El atlas del dispatcher")])
 def test_an_operators_result_opens_its_entry_in_the_atlas_from_any_page_and_from_the_atlas_itself(
-    page,  # noqa: F811 - the fixture
-    served,  # noqa: F811 - the fixture
+    page,
+    served,
     lang,
     title,
 ):

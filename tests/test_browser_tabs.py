@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from browsing import DESKTOP, PHONE
 from phase25.core import environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.records import Record
@@ -22,10 +23,8 @@ from phase25.core.snippets import discover, source_sha256
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter
-from test_browser import PHONE, browser, served  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-DESKTOP = {"width": 1400, "height": 900}
 PENDING = {"en": "CUDA · not captured yet", "es": "CUDA · aún no capturado"}
 SENTENCE = {
     "en": "This snippet has not been run on a GPU yet",
@@ -63,7 +62,7 @@ def pending_label(tab, snippet: str | None = None):
     return scope.locator(".tabbed-labels label").filter(has_text=re.compile("·")).first
 
 
-def test_a_click_on_a_pending_cuda_tab_hides_no_cpu_output_anywhere_in_either_language(browser, served):  # noqa: F811
+def test_a_click_on_a_pending_cuda_tab_hides_no_cpu_output_anywhere_in_either_language(browser, served):
     """One reader, one browser: a click on a pending CUDA tab in English, one by keyboard in Spanish. Every other
     set of every page visited, in both languages, still opens on its CPU output, the clicked one's included
     on the next visit; nothing about a pending tab is remembered."""
@@ -94,7 +93,7 @@ def test_a_click_on_a_pending_cuda_tab_hides_no_cpu_output_anywhere_in_either_la
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_a_pending_tab_says_why_it_is_empty_in_the_pages_language(browser, served, lang):  # noqa: F811
+def test_a_pending_tab_says_why_it_is_empty_in_the_pages_language(browser, served, lang):
     base, _ = served
     context = browser.new_context(viewport=DESKTOP)
     tab = context.new_page()
@@ -128,7 +127,7 @@ GPU_ONLY = "theory-03/cuda_graphs"
     ("lang", "summary"),
     [("en", "Show the code: it needs a CUDA GPU"), ("es", "Mostrar el código: necesita una GPU con CUDA")],
 )
-def test_a_gpu_only_snippet_shows_its_sentence_and_folds_its_code(browser, served, built_site, lang, summary):  # noqa: F811
+def test_a_gpu_only_snippet_shows_its_sentence_and_folds_its_code(browser, served, built_site, lang, summary):
     """theory-03/cuda_graphs has only a CUDA tab: on load a reader sees one line for its code and the tab's
     sentence and page text, not eighty lines of code with an empty box under them; one click opens the code."""
     base, _ = served
@@ -166,8 +165,8 @@ SCROLL_BOXES = """() => [...document.querySelectorAll('.snippet-output pre > cod
     ids=["en-phone", "es-desktop", "report-en-phone", "report-es-phone"],
 )
 def test_every_box_that_scrolls_sideways_is_reached_and_scrolled_with_the_keyboard(
-    browser,  # noqa: F811
-    served,  # noqa: F811
+    browser,
+    served,
     path,
     viewport,
     name,
@@ -196,7 +195,7 @@ def test_every_box_that_scrolls_sideways_is_reached_and_scrolled_with_the_keyboa
     context.close()
 
 
-def test_axe_finds_nothing_serious_in_pending_tabs_folded_code_and_scroll_boxes(browser, served, built_site):  # noqa: F811
+def test_axe_finds_nothing_serious_in_pending_tabs_folded_code_and_scroll_boxes(browser, served, built_site):
     """axe-core on what this change draws: the tab sets with a pending tab, the folded code, named scroll boxes."""
     from axe_playwright_python.sync_playwright import Axe
 
@@ -227,7 +226,7 @@ def test_axe_finds_nothing_serious_in_pending_tabs_folded_code_and_scroll_boxes(
     assert found == []
 
 
-def test_tabs_link_where_every_tab_has_a_record_and_never_reach_a_pending_one(browser, served, toy):  # noqa: F811
+def test_tabs_link_where_every_tab_has_a_record_and_never_reach_a_pending_one(browser, served, toy):
     """A page of its own in the site's theme: snippet a (CPU and a captured CUDA tab), b (CPU and a pending CUDA
     tab), then a again. CUDA on the first a opens CUDA on the second a, not on b; the choice is remembered on
     the next visit for a, never for b; a click on b's pending tab moves nothing else."""

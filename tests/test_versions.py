@@ -98,8 +98,8 @@ def test_language_links_stay_inside_their_release(published):
 
 def test_the_version_selector_lists_both_and_switches_release_in_the_same_language(published):
     pages, current, previous = published
+    from browsing import CHROMIUM, FLAGS
     from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, FLAGS
 
     root = pages.parent / "served"
     root.mkdir(exist_ok=True)
