@@ -136,13 +136,13 @@ def test_a_gpu_only_snippet_shows_its_sentence_and_folds_its_code(browser, serve
     tab.goto(f"{base}/{page_showing(built_site, GPU_ONLY, lang)}", wait_until="load")
     snippet = tab.locator(f'.snippet[data-snippet="{GPU_ONLY}"]')
     fold = snippet.locator("details.snippet-waiting")
-    assert fold.locator("summary").inner_text().startswith(summary)
+    assert fold.locator(":scope > summary").inner_text().startswith(summary)
     assert not snippet.locator(".snippet-code").is_visible(), "the code is folded on load"
     panel = snippet.locator(".snippet-outputs .tabbed-block").first
     assert panel.is_visible() and panel.locator(".snippet-pending").is_visible()
     assert panel.locator(".device-note").is_visible(), "what the tab will show, in the page's words"
     assert snippet.evaluate("s => s.getBoundingClientRect().height") < 500
-    fold.locator("summary").click()
+    fold.locator(":scope > summary").click()
     assert snippet.locator(".snippet-code").is_visible()
     context.close()
 
