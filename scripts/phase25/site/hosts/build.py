@@ -151,8 +151,7 @@ class Build:
 
 def atlases(docs: Path) -> set[str]:
     """The snippets whose records own the atlas's data: those an ``::: atlas`` directive of a page names."""
-    found = [directives.parse(p.read_text(encoding="utf-8"), f"docs/{p.relative_to(docs)}") for p in docs.rglob("*.md")]
-    return {snippet for page in found for snippet in directives.shown(page, "atlas")}
+    return {snippet for page in directives.in_pages(docs).values() for snippet in directives.shown(page, "atlas")}
 
 
 def _execute(catalog: Catalog) -> None:

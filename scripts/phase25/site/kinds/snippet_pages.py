@@ -29,10 +29,9 @@ def _shown_by(docs: Path, _stamp: float) -> dict[str, tuple[str, bool]]:
     """Snippet id -> (address below the language's root, whether its block has an id there) of the first page,
     in path order, that shows it. A lab's notebook shows its cells without ids: the link lands on the lab."""
     first: dict[str, tuple[str, bool]] = {}
-    for path in sorted(docs.rglob("*.md")):
-        rel = path.relative_to(docs).as_posix()
+    for path, found in directives.in_pages(docs.parent, docs.name).items():
+        rel = path.split("/", 1)[1]  # below the language's folder
         lab = rel.endswith(".lab.md")
-        found = directives.parse(path.read_text(encoding="utf-8"), f"docs/{docs.name}/{rel}")
         for shown in sorted(directives.shown(found, "cell" if lab else "snippet")):
             first.setdefault(
                 shown.split("#", 1)[0], (_url(rel.removesuffix(".lab.md") + ".md" if lab else rel), not lab)

@@ -16,6 +16,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...core.devices import DEVICES
 from ...core.errors import SourceError
@@ -123,3 +124,14 @@ def shown(found: Iterable[Directive], kind: str = "snippet") -> set[str]:
     the notes' check and the published data: a line in fenced code, in an HTML comment or in a note's body is no
     directive, so it shows nothing."""
     return {d.arg for d in found if d.kind == kind and d.arg}
+
+
+def in_pages(docs: Path, folder: str = "") -> dict[str, list[Directive]]:
+    """Every page's directives below ``docs/<folder>``, keyed by the page's path below ``docs`` and in path order:
+    the one reading of the pages for whoever asks which page shows what (the atlas's owners, the report's links)."""
+    pages = sorted((docs / folder if folder else docs).rglob("*.md"))
+    return {
+        rel: parse(path.read_text(encoding="utf-8"), f"docs/{rel}")
+        for path in pages
+        for rel in [path.relative_to(docs).as_posix()]
+    }
