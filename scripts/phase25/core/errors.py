@@ -7,6 +7,11 @@ mistake is in the project's files, not in this code.
 
 from __future__ import annotations
 
+import re
+import tomllib
+
+_TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)")
+
 
 class SourceError(ValueError):
     """A file of the project that cannot be used as it is."""
@@ -25,3 +30,10 @@ class WriteError(SourceError):
 
 class Interrupted(Exception):
     """The user stopped a run (Ctrl-C or SIGTERM); everything it started is gone."""
+
+
+def toml_problem(exc: tomllib.TOMLDecodeError) -> tuple[str, int | None]:
+    """What tomllib says is wrong, without its position, and the line it names (1-based, in the TOML text it read);
+    ``None`` when it says "end of document": the caller knows which line of its file that is."""
+    found = _TOML_AT.search(str(exc))
+    return _TOML_AT.sub("", str(exc)), int(found.group(1)) if found and found.group(1) else None

@@ -17,14 +17,13 @@ from typing import Any, Literal
 
 from . import limits
 from .devices import DEVICES
-from .errors import SourceError
+from .errors import SourceError, toml_problem
 from .header_block import Block, find_block
 from .names import problem_with
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Variables each run gets from the runner, pointing into its own folder: a header cannot set them.
 RUNNER_OWNED = ("PYTHONPATH", "TMPDIR", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR")
-_TOML_AT = re.compile(r"\s*\(at (?:line (\d+), column \d+|end of document)\)")
 
 
 @dataclass(frozen=True)
@@ -75,12 +74,10 @@ class _Reader:
         try:
             return tomllib.loads("\n".join(self.block.body))
         except tomllib.TOMLDecodeError as exc:
-            found = _TOML_AT.search(str(exc))
-            if found and found.group(1):
-                line = self.block.start + 1 + int(found.group(1))
-            else:  # "at end of document": the last line of the block's body
-                line = self.block.end
-            raise SourceError(self.where, f"the header is not valid TOML: {_TOML_AT.sub('', str(exc))}", line) from None
+            message, at = toml_problem(exc)
+            # the line of the file: the TOML starts on the line after "# /// snippet"; at its end, the block's last
+            line = self.block.start + 1 + at if at is not None else self.block.end
+            raise SourceError(self.where, f"the header is not valid TOML: {message}", line) from None
 
     def strings(self, data: dict, key: str) -> tuple[str, ...]:
         value = data.get(key, [])

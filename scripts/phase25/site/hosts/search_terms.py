@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import SourceError
+from ...core.errors import SourceError, toml_problem
 from ..lang import strings
 
 SYNONYMS = Path(__file__).parents[1] / "lang" / "search_synonyms.toml"
@@ -92,9 +92,9 @@ def load(path: Path = SYNONYMS) -> list[Synonym]:
     except OSError as exc:
         raise SourceError(where, f"cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"line (\d+)", str(exc))
-        line = int(found.group(1)) if found else text.count("\n") + (not text.endswith("\n"))  # "end of document"
-        raise SourceError(where, f"not TOML: {exc}", line) from None
+        message, at = toml_problem(exc)
+        line = at if at is not None else text.count("\n") + (not text.endswith("\n"))  # "end of document"
+        raise SourceError(where, f"not TOML: {message}", line) from None
     if set(data) - {"synonym"} or not isinstance(data.get("synonym", []), list):
         raise SourceError(where, "holds only [[synonym]] entries")
     lines = _lines(text)
