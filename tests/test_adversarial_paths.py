@@ -257,6 +257,105 @@ def test_a_header_inductor_builds_in_the_shared_cache_is_not_blamed(toy):
     assert toy.run()[0].intrusions == []
 
 
+# A header built the way Inductor builds one in the shared cache: its lock (an flock) held while the file is
+# written in place, in two halves with a pause between them.
+BUILD_A_HEADER = """
+import fcntl, os, time
+headers = {headers!r}
+os.makedirs(os.path.join(headers, "locks"), exist_ok=True)
+with open(os.path.join(headers, "locks", "ckey.lock"), "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(os.path.join(headers, "ckey.h.gch"), "w") as header:
+        header.write("first half ")
+        header.flush()
+        time.sleep({pause})
+        header.write("second half")
+print("built")
+"""
+
+
+def test_a_header_another_run_is_still_building_when_a_run_ends_is_not_blamed_once_built(toy):
+    """Two runs at once: b ends while a is half-way through a header's build, so the check after b sees the
+    half-written file. The check after a must not call its completion a change (it did: the re-execution of
+    every snippet on two workers reported compile_modes or tlparse_report as having changed a header)."""
+    headers = toy.root / ".cache" / "phase25" / "inductor-headers"
+    headers.mkdir(parents=True)
+    toy.add("page/a", BUILD_A_HEADER.format(headers=str(headers), pause=3))
+    toy.add("page/b", "import time\ntime.sleep(1)\nprint('done')\n")
+    outcome = toy.run(workers=2)[0]
+    assert sorted(r.status for r in outcome.executed) == ["ok", "ok"]
+    assert outcome.intrusions == []
+    assert (headers / "ckey.h.gch").read_text() == "first half second half"
+
+
+def hold(lock: Path):
+    """The lock of a header's build, taken here as Inductor takes it (another open file: flock sees two owners)."""
+    import fcntl
+
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    handle = lock.open("w")
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    return handle
+
+
+def test_the_guard_takes_a_header_whose_lock_is_held_for_unfinished_and_nothing_else(toy):
+    from phase25.run.guard import CheckoutGuard
+
+    headers = toy.root / ".cache" / "phase25" / "inductor-headers"
+    headers.mkdir(parents=True)
+    (headers / "cdone.h.gch").write_text("built before")
+    guard = CheckoutGuard(toy.layout)
+    # Without its lock, a half-written header is a file like any other: finishing it is a change (the old race).
+    (headers / "crace.h.gch").write_text("first half")
+    assert guard.check(["page/b"]) is None  # new: a run's to add
+    (headers / "crace.h.gch").write_text("first half, then the rest")
+    assert "crace.h.gch" in (guard.check(["page/a"]) or "")
+    # With its lock held it is unfinished: not recorded, then new once its lock is released.
+    building = hold(headers / "locks" / "cnew.lock")
+    (headers / "cnew.h.gch").write_text("first half")
+    assert guard.check(["page/b"]) is None
+    (headers / "cnew.h.gch").write_text("first half, then the rest")
+    building.close()
+    assert guard.check(["page/a"]) is None
+    # A header finished before is measured against what it was: a rewrite under its lock is blamed once released.
+    rewriting = hold(headers / "locks" / "cdone.lock")
+    (headers / "cdone.h.gch").write_text("poisoned")
+    assert guard.check(["page/b"]) is None
+    rewriting.close()
+    assert "cdone.h.gch" in (guard.check(["page/a"]) or "")
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link to a held lock", "folder"])
+def test_what_a_run_plants_at_a_headers_lock_neither_stalls_the_guard_nor_hides_a_rewrite(toy, tmp_path, planted):
+    import os
+    import threading
+
+    from phase25.run.guard import CheckoutGuard
+
+    headers = toy.root / ".cache" / "phase25" / "inductor-headers"
+    (headers / "locks").mkdir(parents=True)
+    (headers / "cdone.h.gch").write_text("built before")
+    guard = CheckoutGuard(toy.layout)
+    lock = headers / "locks" / "cdone.lock"
+    held = None
+    if planted == "fifo":
+        os.mkfifo(lock)  # opening it to read would wait for a writer forever
+    elif planted == "folder":
+        lock.mkdir()
+    else:
+        held = hold(tmp_path / "elsewhere.lock")
+        lock.symlink_to(tmp_path / "elsewhere.lock")
+    (headers / "cdone.h.gch").write_text("poisoned")
+    found: list[str | None] = []
+    checking = threading.Thread(target=lambda: found.append(guard.check(["page/a"])), daemon=True)
+    checking.start()
+    checking.join(timeout=20)
+    assert not checking.is_alive(), "the guard waits on what a run planted"
+    assert found and "cdone.h.gch" in (found[0] or ""), found
+    if held:
+        held.close()
+
+
 def test_in_a_git_checkout_the_guard_sees_the_ignored_folders_too(toy):
     bounded.run(["git", "init", "-q", str(toy.root)], timeout=60, check=True)
     (toy.root / ".gitignore").write_text("/.cache/\n/site/\n__pycache__/\n")

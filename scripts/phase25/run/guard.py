@@ -13,13 +13,19 @@ by cheaper signatures: the caches the build reuses (``.cache/``), the built
 site and the virtual environment (by its folders' times, down to its packages),
 since a run that writes there poisons a later build or run. The developer's
 tool caches and the runner's own lock files are left out, and a new header in
-Inductor's shared header cache is a run's to add (a changed one is not).
+Inductor's shared header cache is a run's to add (a changed one is not). A header
+is new until its build ends: Inductor writes it in place while it holds the
+header's lock, and another run ending meanwhile must not record it half written
+(the next check would call its completion a change).
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import os
+import stat
 import subprocess
 import threading
 from pathlib import Path
@@ -38,6 +44,7 @@ FOLDER_DEPTH = 4  # .venv/lib/python3.X/site-packages/<package>: where a .pth, a
 RUNNER_OWNED = (".cache/phase25/locks/", ".cache/phase25/inductor-headers/locks/")  # the runner's and Inductor's locks
 # Runs build Inductor's precompiled headers here on purpose: a new file is theirs to add, a changed one is not.
 HEADERS = ".cache/phase25/inductor-headers/"
+HEADER_LOCKS = "locks"  # Inductor builds <key>.h.gch while it holds locks/<key>.lock (an flock: torch's FileLock)
 
 
 def _git(root: Path, *args: str) -> list[str] | None:
@@ -86,6 +93,26 @@ def _subfolders(folder: Path) -> list[Path]:
         return []
 
 
+def _lock_held(lock: Path) -> bool:
+    """Whether a process holds ``lock`` (an flock) now. Opened without following a link and without blocking
+    (a run may leave a FIFO there), and only a regular file counts: what a run plants cannot stall the guard."""
+    try:
+        descriptor = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return False
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        return error.errno in (errno.EWOULDBLOCK, errno.EAGAIN)
+    else:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(descriptor)
+
+
 def _stat(path: Path) -> str:
     """A cheap signature of an ignored file: a write changes its size, its time or (replaced) its inode."""
     info = path.lstat()
@@ -99,6 +126,7 @@ class CheckoutGuard:
         self.layout = layout
         self.lock = threading.Lock()
         self.ours: set[str] = set()
+        self.seen: dict[str, str] = {}
         self.seen = self._scan()
 
     def _files(self) -> list[Path]:
@@ -145,12 +173,22 @@ class CheckoutGuard:
             except (FileNotFoundError, IsADirectoryError, PermissionError):
                 continue
             found[shown] = digest
+        for shown in [k for k in found if k.startswith(HEADERS) and self._being_built(k)]:
+            if shown in self.seen:  # finished before: what it was then is what a change is measured against
+                found[shown] = self.seen[shown]
+            else:  # not finished yet: still new
+                del found[shown]
         for folder in folders:
             try:
                 found[records.display(self.layout, folder) + "/"] = f"folder:{folder.lstat().st_mtime_ns}"
             except FileNotFoundError:
                 continue
         return found
+
+    def _being_built(self, shown: str) -> bool:
+        """A file of the header cache whose build's lock is held: Inductor is writing it."""
+        key = shown.removeprefix(HEADERS).split("/")[0].split(".")[0]
+        return bool(key) and _lock_held(self.layout.root / HEADERS / HEADER_LOCKS / f"{key}.lock")
 
     def expect(self, path: Path) -> None:
         """A file the runner is about to write itself."""
