@@ -613,7 +613,7 @@ def test_every_page_on_a_phone_has_no_sideways_scroll_and_no_text_under_12_px(vi
     """At 390 px, on every page of both languages and the 404 page: the page is no wider than the screen
     (a wide block scrolls inside its own box) and no visible text is rendered under 12 px. Measured in each
     page's visit, its tab resized to a phone's width after the desktop's checks (a second load of every page
-    at 390 px cost the suite 45 s): Material's layout follows a resize, and no script of the site reads the
+    at 390 px cost the suite 35 to 45 s): Material's layout follows a resize, and no script of the site reads the
     width (test_no_script_of_the_site_reads_the_viewports_width)."""
     phone = {path: found["phone"] for path, found in visits.items()}
     assert {p: look["viewport"] for p, look in phone.items() if look["viewport"] != PHONE["width"]} == {}
