@@ -39,8 +39,13 @@ TAB_SETS = """() => [...document.querySelectorAll('.snippet-outputs')].map(set =
             shown: set.querySelectorAll(':scope > .tabbed-content > .tabbed-block')[open].checkVisibility()};
 })"""
 PAGES = {
-    "en": ["", "theory/01-dispatcher-and-aten/", "theory/02-autograd-and-custom-ops/"],
-    "es": ["es/", "es/theory/01-dispatcher-and-aten/", "es/theory/02-autograd-and-custom-ops/"],
+    "en": ["", "theory/01-dispatcher-and-aten/", "theory/02-autograd-and-custom-ops/", "theory/02-custom-operators/"],
+    "es": [
+        "es/",
+        "es/theory/01-dispatcher-and-aten/",
+        "es/theory/02-autograd-and-custom-ops/",
+        "es/theory/02-custom-operators/",
+    ],
 }
 
 
