@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import json
+import posixpath
 import re
 import zipfile
 from dataclasses import dataclass
@@ -66,8 +67,23 @@ def _lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
+# A Markdown link to a page of the site, written as the page's source: `[text](../theory/02-x.md#anchor)`.
+PAGE_LINK = re.compile(r"\]\((?P<path>(?![a-z][a-z0-9+.-]*:|/|#)[^)\s#]+?)\.md(?P<anchor>#[\w-]+)?\)")
+
+
+def _page_address(path: str) -> str:
+    """Where a source page linked from ``docs/<lang>/labs/`` is published, from the lab's own page
+    (``labs/<name>/``): ``../theory/02-x.md`` becomes ``../../theory/02-x/``. mkdocs-jupyter leaves a notebook's
+    links as they are, and a ``.md`` address leads nowhere on the built site."""
+    page = posixpath.normpath(posixpath.join("labs", path))
+    folder = "." if page == "index" else page.removesuffix("/index")
+    return posixpath.relpath(folder, "labs/_") + "/"
+
+
 def _notebook_markdown(text: str) -> str:
-    """Jupyter's Markdown has no `{ #id }`: keep the id as an anchor before the heading."""
+    """Jupyter's Markdown has no `{ #id }`: keep the id as an anchor before the heading; links to the site's pages
+    point at their published addresses."""
+    text = PAGE_LINK.sub(lambda m: f"]({_page_address(m['path'])}{m['anchor'] or ''})", text)
     return HEADING_ID.sub(lambda m: f'<a id="{m.group("id")}"></a>\n\n{m.group("heading")}', text)
 
 

@@ -17,13 +17,12 @@ from ...core.errors import Interrupted, SourceError
 from ...core.names import refuse_links
 from ...core.paths import Layout
 from ...run import plan, pool
-from ..downloads import labs
+from ..downloads import lab_header, labs
 from ..downloads.published import outside_files, published_url
 from ..kinds import assemble
 from ..lang import strings, translations
 from ..page import directives
 from ..page.highlight import Highlighter
-from ..page.markup import admonition, escape
 from . import search_index, site_files, workarounds
 from .files import reproduce_files
 
@@ -91,14 +90,20 @@ class Build:
         return self.bundles[src_uri]
 
     def lab_download(self, output: str, src_uri: str, lang: str) -> str:
-        """A lab page offers its download (written after the build) right under its title."""
+        """A lab page offers its downloads (the zip written after the build, the notebook beside the page) and,
+        where the site names its repository, the notebook's source and a Colab link, right under its title."""
         lab = self.downloads.get(src_uri)
         if lab is None:
             return output
-        name, size = labs.download_name(lab), len(self.bundle(src_uri)) // 1024
-        link = f'<a href="{name}" download>{escape(name)}</a>'
-        body = escape(strings.text(lang, "lab_download", file="\0", size=size)).replace("\0", link)
-        notice = admonition("tip", strings.text(lang, "lab_download_title"), body)
+        files = lab_header.LabFiles(
+            lang=lang,
+            name=lab.notebook.stem,
+            zip_name=labs.download_name(lab),
+            zip_size=len(self.bundle(src_uri)),
+            notebook_name=lab.notebook.name,
+            notebook_size=lab.notebook.stat().st_size,
+        )
+        notice = lab_header.header(files, self.config.repo_url)
         return re.sub(r"(</h1>)", lambda m: m.group(1) + notice, output, count=1)
 
     def claims(self) -> site_files.Owners:

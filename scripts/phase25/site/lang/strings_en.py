@@ -193,6 +193,11 @@ STRINGS: dict[str, str] = {
     "lab_download_title": "Run this lab on your machine",
     "lab_download": "Download {file} ({size} KB): the notebook, the Python files its code imports and the running "
     "example's weights. It runs outside this site's repository, on Python with torch and Jupyter.",
+    "lab_notebook": "Or the notebook alone, {file} ({size} KB), to read it in Jupyter: its code imports the files "
+    "of the zip.",
+    "lab_source": "Its {source} in the site's repository, or open it in {colab}: upload the zip's files beside it "
+    "before you run it.",
+    "lab_source_label": "source",
     "expected_error": "Raises {type}, as this example intends.",
     "pending_label": "{device} · not captured yet",
     "pending_tab": "This snippet has not been run on a GPU yet, and the site shows only output recorded from real "

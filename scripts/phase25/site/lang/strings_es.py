@@ -205,6 +205,11 @@ STRINGS: dict[str, str] = {
     "lab_download_title": "Ejecuta este laboratorio en tu máquina",
     "lab_download": "Descarga {file} ({size} KB): el cuaderno, los archivos de Python que importa su código y los "
     "pesos del ejemplo conductor. Funciona fuera del repositorio de este sitio, con Python, torch y Jupyter.",
+    "lab_notebook": "O solo el cuaderno, {file} ({size} KB), para leerlo en Jupyter: su código importa los "
+    "archivos del zip.",
+    "lab_source": "Su {source} en el repositorio del sitio, o ábrelo en {colab}: sube a su lado los archivos del "
+    "zip antes de ejecutarlo.",
+    "lab_source_label": "código fuente",
     "expected_error": "Lanza {type}, como pretende este ejemplo.",
     "pending_label": "{device} · aún no capturado",
     "pending_tab": "Este fragmento aún no se ha ejecutado en una GPU, y el sitio solo muestra salidas registradas de "

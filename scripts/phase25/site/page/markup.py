@@ -7,6 +7,7 @@ an output holding ``` fences, ``<script>`` or ``{{ }}`` stays plain text.
 from __future__ import annotations
 
 import html
+import re
 
 from ...core.normalize import plain_text
 
@@ -19,6 +20,15 @@ def escape(value: str) -> str:
     """
     value = plain_text(value)
     return html.escape(value, quote=True).replace("{", "&#123;").replace("}", "&#125;").replace("`", "&#96;")
+
+
+def linked(sentence: str, **links: str) -> str:
+    """``sentence``'s words escaped and each ``{name}`` of ``links`` replaced by its HTML: the parts are escaped, then
+    joined with the markup (escaping a placeholder put in first would turn it into a visible symbol)."""
+    if not links:
+        return escape(sentence)
+    pieces = re.split("\\{(" + "|".join(map(re.escape, links)) + ")\\}", sentence)
+    return "".join(links[piece] if i % 2 else escape(piece) for i, piece in enumerate(pieces))
 
 
 def body_slot(number: int) -> str:
