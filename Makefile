@@ -18,7 +18,7 @@ shards  = $(foreach w,$(value SHARDS),'$(subst ','\'',$(w))')
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check static lint format types model check-model labs records check-records report gpu-records \
-        gpu-capture translations stamp-translation torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines clean
+        gpu-capture translations stamp-translation check-site torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -126,6 +126,9 @@ drift-report: setup  ## merge the shards' records (SHARDS="dir ...", each run on
 
 merge: setup  ## merge records folders of shards (SHARDS="dir ...") into records/: every run once, or nothing
 	$(P25) merge $(shards)
+
+check-site: site  ## the reader's path on the built site: every link, anchor, id, download and reference
+	$(P25) site-check
 
 translations: setup  ## parity and freshness of the Spanish pages
 	$(P25) translations check

@@ -20,6 +20,7 @@
     bench                 build and execution figures
     model [--check]       retrain the running example (and compare with the committed checkpoint)
     engines               build the site with MkDocs and with ProperDocs; compare them page by page
+    site-check [--site D] the reader's path on a built site: links, anchors, ids, downloads, references
 
 Bad input is reported as one line naming the file (and line) and exits with 2;
 Ctrl-C stops everything at once and exits with 130.
@@ -57,6 +58,7 @@ COMMANDS = {
     "bench": "tools.commands:bench",
     "model": "tools.commands:model",
     "engines": "tools.commands:engines",
+    "site-check": "tools.commands:site_check",
 }
 
 
@@ -100,6 +102,9 @@ def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
     sub.add_parser("engines", help="build with MkDocs and with ProperDocs; compare the two sites").add_argument(
         "--site-url", help="the address both sites are built for (default: mkdocs.yml's)"
     )
+    p = sub.add_parser("site-check", help="the reader's path on a built site: links, anchors, ids, downloads")
+    p.add_argument("--site", help="the built site (default: site/)")
+    p.add_argument("--prefix", help="the path the site is published under (default: its pages' canonical address)")
     sub.add_parser("model", help="retrain the running example").add_argument(
         "--check", action="store_true", help="compare with the committed checkpoint; write nothing"
     )

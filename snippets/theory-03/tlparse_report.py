@@ -6,6 +6,7 @@
 # deps = ["scripts/minigpt"]
 # ///
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +40,21 @@ subprocess.run([tlparse, *logs, "-o", "tlparse", "--overwrite", "--no-browser"],
 for name in ("raw.log", "raw.jsonl", "chromium_events.json", "payloads"):
     path = os.path.join("tlparse", name)
     shutil.rmtree(path) if os.path.isdir(path) else os.path.exists(path) and os.remove(path)
+# Every link of the published report must lead somewhere: tlparse 0.4.3 links a frame's pages from inside the
+# frame's folder as if from the top ("-_0_0_0/x.txt" from "-_0_0_0/"), and links files it did not write or
+# that stay out of the site (the timing trace, the collectives report): those links become plain text.
+for folder, _, names in os.walk("tlparse"):
+    for name in (n for n in names if n.endswith(".html")):
+        path = os.path.join(folder, name)
+        with open(path) as f:
+            page = f.read()
+        frame = os.path.relpath(folder, "tlparse")
+        if frame != ".":
+            page = page.replace(f'href="{frame}/', 'href="')
+        for gone in ("chromium_events.json", "collectives_parity.json"):
+            page = re.sub(rf"<a href=['\"]{re.escape(gone)}['\"]>(.*?)</a>", r"\1", page)
+        with open(path, "w") as f:
+            f.write(page)
 
 frames = sorted(d for d in os.listdir("tlparse") if os.path.isdir(os.path.join("tlparse", d)))
 print("compilations in the report:", frames)

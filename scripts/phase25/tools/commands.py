@@ -91,3 +91,15 @@ def versions(args: argparse.Namespace, layout: Layout) -> int:
     published = publishing.publish(layout.root, args.previous or None, args.branch)
     print(f"published {', '.join(published)} on {args.branch} (default: latest)")
     return 0
+
+
+def site_check(args: argparse.Namespace, layout: Layout) -> int:
+    """The reader's path on a built site: every link, anchor, id, download and reference a reader can follow."""
+    from . import reader_path
+
+    site = Path(args.site) if args.site else layout.root / "site"
+    problems = reader_path.check(site, args.prefix)
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} problem(s) on the reader's path of {site}")
+    return 1 if problems else 0

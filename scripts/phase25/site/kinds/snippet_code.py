@@ -20,6 +20,14 @@ def anchor(snippet_id: str) -> str:
     return "snippet-" + snippet_id.replace("/", "-")
 
 
+def unique_anchor(snippet_id: str, page: Page) -> str:
+    """The snippet's anchor the first time the page shows it, ``<anchor>-2``, ``-3``... after: an id is given once
+    per page, and a link to the snippet lands on its first showing."""
+    base = anchor(snippet_id)
+    page.ids[base] = page.ids.get(base, 0) + 1
+    return base if page.ids[base] == 1 else f"{base}-{page.ids[base]}"
+
+
 def _ranges(lang: str, shown: list[Section]) -> str:
     spans = [f"{s.first}–{s.last}" if s.last > s.first else str(s.first) for s in shown]
     if len(spans) == 1:
@@ -34,7 +42,7 @@ def _caption(snippet: Snippet, page: Page, changed: str) -> str:
         what = text(page.lang, "shown_lines", ranges=_ranges(page.lang, snippet.sections), total=total)
     else:
         what = text(page.lang, "header_lines", last=snippet.code_line - 1)
-    return f'<p class="snippet-source" id="{escape(anchor(snippet.id))}">{name} · {escape(what)}{changed}</p>'
+    return f'<p class="snippet-source" id="{escape(unique_anchor(snippet.id, page))}">{name} · {escape(what)}{changed}</p>'
 
 
 def _whole(snippet: Snippet, page: Page) -> str:

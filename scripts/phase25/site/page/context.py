@@ -28,6 +28,7 @@ class Page:
     site_root: str = ""  # from the page to the site's root: "../../"
     bodies: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)  # (kind, id, device) -> body numbers
     count: int = 0
+    ids: dict[str, int] = field(default_factory=dict)  # an element id given on this page -> how many times
 
     @property
     def layout(self) -> Layout:
