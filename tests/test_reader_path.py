@@ -46,7 +46,7 @@ def test_the_built_site_holds_every_path_a_reader_takes(built_site: Path) -> Non
     problems = reader_path.check(built_site, PREVIEW)
     assert [str(p) for p in problems] == []
     pages = reader_path.pages(built_site)
-    assert any(p.match("es/labs/*/index.html") for p in pages) and len(pages) > 40, "both languages, every page"
+    assert any(p.match("es/labs/*/index.html") for p in pages) and len(pages) >= 40, "both languages, every page"
 
 
 def test_a_clean_toy_site_passes(site: Path) -> None:
@@ -139,6 +139,14 @@ def test_a_placeholder_in_prose_is_named_but_not_in_code_nor_in_a_copy_buttons_t
         ("es", "<p>está en el informe de la sección de tlparse, más abajo:</p><h2>Dynamo</h2>", 1),
         ("es", "<p>está en el informe de la sección de tlparse, más abajo:</p><h2>tlparse</h2>", 0),
         ("es", "<p>(ejercicio 3, más abajo)</p><h2>Ejercicios</h2><p>1. Uno</p>", 1),
+        ("en", "<p>where Dynamo's automatic dynamic shapes (above) kept a graph</p>", 1),
+        ("en", "<h3>Dynamic shapes</h3><p>where Dynamo's automatic dynamic shapes (above) kept a graph</p>", 0),
+        (
+            "en",
+            "<p>Walking from <code>loss</code><code>.grad_fn</code> first.</p><p>from `loss.grad_fn` (above)</p>",
+            0,
+        ),
+        ("es", "<p>las formas dinámicas (más arriba) dejaban</p>", 1),
     ],
 )
 def test_an_above_or_below_reference_names_what_is_there(lang: str, html: str, expected: int) -> None:
@@ -219,3 +227,22 @@ def test_the_command_names_each_problem_and_fails(site: Path, capsys) -> None:
     assert main(["site-check", "--site", str(site), "--prefix", "/"]) == 1
     out = capsys.readouterr().out
     assert "broken/index.html:1: the link ../nowhere/ leads nowhere" in out and "2 problem(s)" in out
+
+
+def test_each_lab_page_links_the_zip_the_download_test_executes(built_site: Path) -> None:
+    """tests/test_lab_downloads.py runs what labs.bundle makes: the zip a lab page links must be those bytes."""
+    from phase25.core.catalog import Catalog
+    from phase25.core.paths import DEFAULT_LAYOUT
+    from phase25.site.downloads import labs
+
+    catalog = Catalog.here(DEFAULT_LAYOUT)
+    found = 0
+    for lab in labs.find(REPO_ROOT / "docs"):
+        prefix = "" if lab.lang == "en" else f"{lab.lang}/"
+        page = built_site / f"{prefix}labs/{lab.notebook.stem}/index.html"
+        reading = page_checks.read(page.read_text())
+        zips = [href for _, href, _ in reading.downloads if href.endswith(".zip")]
+        assert zips == [labs.download_name(lab)], (page, zips)
+        assert (page.parent / zips[0]).read_bytes() == labs.bundle(lab, catalog), page
+        found += 1
+    assert found >= 6, "three labs in two languages"

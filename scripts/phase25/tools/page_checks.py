@@ -34,8 +34,32 @@ EXERCISE_REF = {
     "en": re.compile(r"\bexercise\s+(?P<n>\d+)[,)]?\s+(?P<dir>above|below)\b", re.I),
     "es": re.compile(r"\bejercicio\s+(?P<n>\d+),?\s+(?:de\s+)?(?:m[aá]s\s+)?(?P<dir>arriba|abajo)\b", re.I),
 }
+# "Dynamo's dynamic shapes (above)", "las formas dinámicas (más arriba)": the words before it are on the page there.
+ASIDE_REF = {
+    "en": re.compile(r"(?P<name>[\w`'’.-]+\s+[\w`'’.-]+)\s+\((?P<dir>above|below)\)"),
+    "es": re.compile(r"(?P<name>[\w`'’.-]+\s+[\w`'’.-]+)\s+\((?:m[aá]s\s+)?(?P<dir>arriba|abajo)\)"),
+}
 UP = {"above", "arriba"}
-STOP = {"the", "a", "an", "of", "la", "el", "de", "del", "los", "las", "y", "and", "on", "in"}
+STOP = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "la",
+    "el",
+    "de",
+    "del",
+    "los",
+    "las",
+    "y",
+    "and",
+    "on",
+    "in",
+    "from",
+    "desde",
+    "en",
+    "as",
+}
 DOWNLOAD_SIZE = re.compile(r"\((\d[\d,.]*)\s*KB\)")
 
 
@@ -178,6 +202,12 @@ def references(page: str, reading: Reading, lang: str) -> list[Problem]:
                 problems.append(
                     Problem(page, line, f"{found[0]!r}: no heading {found['dir']} it names {found['name']}")
                 )
+        for found in ASIDE_REF[lang].finditer(flat):
+            texts = [t.data for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at + 3)]
+            seen = "".join("".join(texts).lower().split())  # highlighted code is split into spans: join them
+            named = [w.strip("`'’.") for w in found["name"].lower().split() if w.strip("`'’.") not in STOP]
+            if any(w not in seen for w in named):
+                problems.append(Problem(page, line, f"{found[0]!r}: no {found['name']} {found['dir']} it on this page"))
         for found in EXERCISE_REF[lang].finditer(flat):
             number = re.compile(rf"^\s*(?:Exercise|Ejercicio)?\s*{found['n']}\.\s")
             texts = [t for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at)]
