@@ -139,7 +139,7 @@ def test_output_is_escaped_as_plain_text(site, hostile, must_not_contain, must_c
 def test_long_output_is_folded_and_a_capped_stream_says_what_it_left_out(site):
     record, page = site
     record(stdout="x\n" * 150)
-    assert "<summary>Output: 150 lines (click to open)</summary>" in page("::: snippet page/a\n")[0]
+    assert "<summary data-search-exclude>The whole output: 150 lines</summary>" in page("::: snippet page/a\n")[0]
     record(stdout="head\n" + marker(12345, 999999) + "\ntail\n")
     html, _ = page("::: snippet page/a\n", "es")
     assert (

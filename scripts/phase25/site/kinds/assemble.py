@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from ..page import directives
 from ..page.context import Page, Problem
+from . import quoted
 from .renderers import render
 
 SLOT = "<!--phase25-slot-{}-->"
@@ -44,6 +45,7 @@ def prepare(markdown: str, page: Page) -> Prepared:
     """Render every directive of a page; a malformed directive raises SourceError (file and line)."""
     found = directives.parse(markdown, page.where)
     prepared = Prepared(markdown, shown=directives.shown(found))
+    page.quotes = quoted.quoted(markdown, found, page.where)  # the lines a long output keeps in view
     for number, directive in enumerate(found):
         if directive.kind in directives.WITH_BODY:
             page.bodies.setdefault((directive.kind, *directive.target), []).append(number)

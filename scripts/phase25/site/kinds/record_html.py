@@ -16,9 +16,8 @@ from ..lang.provenance_text import provenance_line
 from ..lang.strings import count, text
 from ..page.context import Page
 from ..page.markup import escape, inline_code
-from . import diagrams
+from . import diagrams, long_output
 
-LONG_OUTPUT_LINES = 100
 NARROW_COLUMNS = 80  # an output this wide fits the content column at the normal size
 MAX_FITTED_COLUMNS = 120  # up to this width, an output fits a 1400 px screen without a scroll bar
 PHONE_COLUMNS = 40  # up to this width, an output fits a 390 px phone's column: its box never scrolls
@@ -32,42 +31,64 @@ def _scroll_box(widest: int, name: str) -> str:
     return f' tabindex="0" role="region" aria-label="{escape(name)}"'
 
 
-def output_block(
-    output: str, lang: str, label: str | None = None, volatile: tuple[str, ...] = (), name: str = ""
-) -> str:
-    """One stream, escaped, its volatile lines marked; ``name`` (which output it is) names its box if it scrolls."""
-    lines = output.rstrip("\n").split("\n")
+def _lines_html(lines: list[str], volatile: tuple[str, ...], lang: str) -> list[str]:
+    """Each line escaped, a volatile one marked, the runner's omitted-lines marker said in the page's language."""
     patterns = [re.compile(p) for p in volatile]
-    body = "\n".join(
-        f'<span class="snippet-volatile">{escape(line)}</span>'
+
+    def omitted(match: re.Match[str]) -> str:
+        return f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=match.group("lines")))}</span>'
+
+    return [
+        OMITTED.sub(omitted, f'<span class="snippet-volatile">{escape(line)}</span>')
         if any(p.search(line) for p in patterns)
-        else escape(line)
+        else OMITTED.sub(omitted, escape(line))
         for line in lines
-    )
-    body = OMITTED.sub(
-        lambda m: f'<span class="snippet-omitted">{escape(text(lang, "omitted", lines=m.group("lines")))}</span>', body
-    )
+    ]
+
+
+def output_block(
+    output: str,
+    lang: str,
+    label: str | None = None,
+    volatile: tuple[str, ...] = (),
+    *,
+    name: str = "",
+    quotes: tuple[str, ...] = (),
+) -> str:
+    """One stream, escaped, its volatile lines marked; ``name`` (which output it is) names its box if it scrolls.
+    A long one shows the lines the page quotes (``quotes``), the whole stream folded under it (long_output)."""
+    lines = output.rstrip("\n").split("\n")
+    shown = _lines_html(lines, volatile, lang)
     widest = max(len(line) for line in lines)
     # A wide output (a key-set table) shrinks its font to fit the column, down to a floor (see snippets.css).
     wide = f' snippet-wide" style="--cols: {min(widest, MAX_FITTED_COLUMNS)}' if widest > NARROW_COLUMNS else ""
-    box = _scroll_box(widest, " · ".join(filter(None, (name, label))))
-    block = f'<div class="highlight snippet-output{wide}"><pre><code{box}>{body}</code></pre></div>'
     caption = f'<p class="snippet-stream">{escape(label)}</p>' if label else ""
-    if len(lines) > LONG_OUTPUT_LINES:
-        summary = escape(text(lang, "long", lines=len(lines)))
-        return f'{caption}<details class="quote snippet-long"><summary>{summary}</summary>{block}</details>'
-    return caption + block
+
+    def block(body: str, box_name: str) -> str:
+        box = _scroll_box(widest, box_name)
+        return f'<div class="highlight snippet-output{wide}"><pre><code{box}>{body}</code></pre></div>'
+
+    region = " · ".join(filter(None, (name, label)))
+    if not long_output.is_long(lines):
+        return caption + block("\n".join(shown), region)
+    cut = block(long_output.excerpt(shown, long_output.kept(lines, quotes), lang), region)
+    everything = text(lang, "whole_output", lines=len(lines))
+    full = block("\n".join(shown), f"{region} · {everything}" if region else "")
+    return caption + cut + long_output.whole(full, lang, len(lines))
 
 
-def _stream_blocks(stdout: str, stderr: str, page: Page, volatile: tuple[str, ...], name: str) -> list[str]:
-    """stdout and stderr, each labelled when both exist."""
+def _stream_blocks(
+    stdout: str, stderr: str, page: Page, volatile: tuple[str, ...], *, name: str, snippet: str
+) -> list[str]:
+    """stdout and stderr, each labelled when both exist; a long one cut to what the page quotes of it."""
     pieces = []
+    quotes = page.quotes.get(snippet, ())
     has_out, has_err = bool(stdout.strip()), bool(stderr.strip())
     if has_out:
         label = text(page.lang, "stdout") if has_err else None
-        pieces.append(output_block(stdout, page.lang, label, volatile, name))
+        pieces.append(output_block(stdout, page.lang, label, volatile, name=name, quotes=quotes))
     if has_err:
-        pieces.append(output_block(stderr, page.lang, text(page.lang, "stderr"), volatile, name))
+        pieces.append(output_block(stderr, page.lang, text(page.lang, "stderr"), volatile, name=name, quotes=quotes))
     return pieces
 
 
@@ -84,9 +105,9 @@ def _ranks(record: Record, page: Page, volatile: tuple[str, ...], name: str) -> 
         inputs.append(f'<input {"checked " if index == 0 else ""}id="{group}_{index}" name="{group}" type="radio" />')
         rank_name = text(lang, "rank", rank=index)
         labels.append(f'<label for="{group}_{index}">{escape(rank_name)}</label>')
-        shown = _stream_blocks(rank["stdout"], rank["stderr"], page, volatile, f"{name} · {rank_name}") or [
-            f"<p>{escape(text(lang, 'rank_no_output'))}</p>"
-        ]
+        shown = _stream_blocks(
+            rank["stdout"], rank["stderr"], page, volatile, name=f"{name} · {rank_name}", snippet=record.snippet
+        ) or [f"<p>{escape(text(lang, 'rank_no_output'))}</p>"]
         calls = _calls(rank)
         summary = text(lang, "collectives", calls=calls) if calls else text(lang, "no_collectives")
         shown.append(f'<p class="snippet-collectives">{inline_code(summary)}</p>')
@@ -106,7 +127,7 @@ def _streams(record: Record, page: Page) -> list[str]:
         label = text(lang, "expected_error", type=record.expected_error["type"])
         pieces.append(f'<p class="snippet-expected">{escape(label)}</p>')
     name = text(lang, "output_region", id=record.snippet, device=text(lang, f"device_{record.device}"))
-    pieces += _stream_blocks(record.stdout, record.stderr, page, volatile, name)
+    pieces += _stream_blocks(record.stdout, record.stderr, page, volatile, name=name, snippet=record.snippet)
     if record.ranks:
         pieces.append(_ranks(record, page, volatile, name))
     if volatile and 'class="snippet-volatile"' in "".join(pieces):
@@ -148,13 +169,28 @@ def _artifacts(record: Record, page: Page) -> list[str]:
     return pieces
 
 
+_SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="(?P<w>\d+)"[^>]*?\bheight="(?P<h>\d+)"')
+
+
+def _picture(record: Record, page: Page, name: str) -> str:
+    """A picture the snippet drew, at its own size, where its text is the size it was drawn at (12 px): wider
+    than the column (a phone), it scrolls in its frame, which a keyboard reaches; a link opens it alone."""
+    src = escape(page.site_root + published_url(record, name))
+    alt = escape(text(page.lang, "figure", name=name))
+    size = _SVG_SIZE.search(str(record.published[name]))
+    box = f' width="{size["w"]}" height="{size["h"]}"' if size else ""
+    link = f'<a href="{src}">{escape(text(page.lang, "open_full_size", name=name))}</a>'
+    return (
+        f'<figure class="snippet-figure"><div class="snippet-picture" tabindex="0" role="region" aria-label="{alt}">'
+        f'<img src="{src}" alt="{alt}"{box} loading="lazy"></div><figcaption data-search-exclude>{link}</figcaption></figure>'
+    )
+
+
 def _published(record: Record, page: Page) -> list[str]:
     """Pictures the snippet published, shown; every published file counted and the main one linked."""
     lang, pieces = page.lang, []
     for name in sorted(n for n in record.published if n.endswith(".svg")):  # a picture the snippet drew: shown
-        src = escape(page.site_root + published_url(record, name))
-        alt = escape(text(lang, "figure", name=name))
-        pieces.append(f'<figure class="snippet-figure"><img src="{src}" alt="{alt}" loading="lazy"></figure>')
+        pieces.append(_picture(record, page, name))
     if record.published:
         main = [n for n in sorted(record.published) if n.endswith("index.html")] or sorted(record.published)[:1]
         links = ", ".join(

@@ -171,6 +171,9 @@ STRINGS: dict[str, str] = {
     ),
     "no_collectives": "This rank called none of the collective or point-to-point functions of `torch.distributed`.",
     "long": "Output: {lines} lines (click to open)",
+    "gap": "… {lines} lines …",
+    "whole_output": "The whole output: {lines} lines",
+    "open_full_size": "Open the picture at full size: {name}",
     "omitted": "{lines} lines omitted here: the runner keeps the first and the last 32 KiB of each stream.",
     "volatile": "The marked lines depend on the machine by nature; they are what {machine} printed. The test "
     "suite compares every other line byte for byte on each run, and not these.",

@@ -183,6 +183,9 @@ STRINGS: dict[str, str] = {
     ),
     "no_collectives": "Este rank no llamó a ninguna función colectiva ni punto a punto de `torch.distributed`.",
     "long": "Salida: {lines} líneas (haz clic para abrirla)",
+    "gap": "… {lines} líneas …",
+    "whole_output": "La salida entera: {lines} líneas",
+    "open_full_size": "Abrir la imagen a tamaño completo: {name}",
     "omitted": "Aquí se omiten {lines} líneas: el ejecutor conserva los primeros y los últimos 32 KiB de cada flujo.",
     "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; son lo que imprimió {machine}. La "
     "batería de pruebas compara byte a byte todas las demás líneas en cada ejecución, y estas no.",

@@ -29,6 +29,7 @@ class Page:
     bodies: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)  # (kind, id, device) -> body numbers
     count: int = 0
     ids: dict[str, int] = field(default_factory=dict)  # an element id given on this page -> how many times
+    quotes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # snippet id -> what the prose quotes of it
 
     @property
     def layout(self) -> Layout:
