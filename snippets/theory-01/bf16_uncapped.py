@@ -1,40 +1,18 @@
 # /// snippet
 # devices = ["cpu"]
 # timeout = 90
-# deps = ["scripts/minigpt"]
+# deps = ["scripts/minigpt", "snippets/theory-01/_onednn_caps.py"]
 # volatile = ["^(AVX512_CORE|ALL) +\\|"]
 # ///
-import ctypes
-import json
 import os
-import subprocess
-import sys
-import tempfile
 
 import torch
 import torch.nn.functional as F
+from _onednn_caps import as_child, library_log, under_caps  # oneDNN's log, one process per cap
 from minigpt import lm_head
 
-libc = ctypes.CDLL(None)
 
-
-def library_log(fn):
-    """Run fn under oneDNN's verbose mode; return what oneDNN printed (with C stdio, on fd 1)."""
-    libc.fflush(None)
-    saved = os.dup(1)
-    with tempfile.TemporaryFile() as log:
-        os.dup2(log.fileno(), 1)
-        try:
-            with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
-                out = fn()
-            libc.fflush(None)
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-        log.seek(0)
-        return out, log.read().decode().splitlines()
-
-
+# --8<-- [start:product]
 def bf16_product():
     """The bfloat16 product above, under this process's cap: oneDNN's instruction set,
     then who computed the product, from oneDNN's verbose log."""
@@ -51,25 +29,23 @@ def bf16_product():
     matmuls = [line.split(",")[6] for line in lines if ",primitive,exec,cpu,matmul," in line]
     close = torch.allclose(y.float(), F.linear(xb.float(), Wb.float(), bb.float()), rtol=2**-7, atol=2**-7)
     return {"isa": isa, "matmuls": matmuls, "result": f"{y.dtype} {tuple(y.shape)} {close}"}
+# --8<-- [end:product]
 
 
-if sys.argv[1:] == ["child"]:  # a process started below: one line of JSON back to its parent
-    print(json.dumps(bf16_product()))
-    sys.exit()
-
-# oneDNN reads ONEDNN_MAX_CPU_ISA once, at its first use, so each cap needs a process of
-# its own: this one keeps the site's cap, two children lift it to AVX-512 without
-# bfloat16 instructions, and to everything this CPU has.
-children = {cap: subprocess.Popen([sys.executable, __file__, "child"], stdout=subprocess.PIPE, text=True,
-                                  env={**os.environ, "ONEDNN_MAX_CPU_ISA": cap}) for cap in ("AVX512_CORE", "ALL")}
+as_child(bf16_product)  # in a process under_caps started: its one line of JSON, then the end
+# --8<-- [start:caps]
+# This process keeps the site's cap; two children lift it, to AVX-512 without bfloat16
+# instructions and to everything this CPU has.
 runs = {os.environ.get("ONEDNN_MAX_CPU_ISA", "ALL"): bf16_product()}
-runs.update({cap: json.loads(child.communicate()[0]) for cap, child in children.items()})
+runs.update(under_caps(__file__, ("AVX512_CORE", "ALL")))
+# --8<-- [end:caps]
 
 print("bfloat16 F.linear(x, W, b), x of shape (2, 64), under each ONEDNN_MAX_CPU_ISA")
 print(f"{'cap':<12} | oneDNN's instruction set, as oneDNN names it")
 for cap, run in runs.items():
     print(f"{cap:<12} | {run['isa']}")
 print(f"{'cap':<12} | at least AVX-512 | names bfloat16 | computed by")
+# --8<-- [start:rule]
 rule = True
 for cap, run in runs.items():
     avx512 = run["isa"].startswith(("Intel AVX-512", "Intel AVX10"))  # oneDNN's names from avx512_core up
@@ -77,5 +53,6 @@ for cap, run in runs.items():
     print(f"{cap:<12} | {avx512!s:<16} | {'bfloat16' in run['isa']!s:<14} | {by}")
     rule = rule and avx512 == bool(run["matmuls"])
 print("oneDNN computed the product exactly where its instruction set was at least AVX-512:", rule)
+# --8<-- [end:rule]
 print("every result (dtype, shape, equal to float32 within bfloat16 precision):",
       *sorted({run["result"] for run in runs.values()}))

@@ -18,6 +18,7 @@ x = torch.randn(4, 64)
 target = torch.tensor([3, 7, 11, 13])
 
 
+# --8<-- [start:step]
 def step(x, target):
     loss = F.cross_entropy(F.linear(x, W, b), target)
     loss.backward()
@@ -32,12 +33,15 @@ print("(AOTAutograd's forward and backward graphs are on stderr)")
 # there and lets Python call it.
 (reason,) = counters["graph_break"]
 print(f"graph break: {reason.splitlines()[0]} -- {reason.splitlines()[1].strip()}")
+# --8<-- [end:step]
 
+# --8<-- [start:second_call]
 # A second call, with nothing left to compile: what runs, in order, as the profiler records it.
 with profile() as prof:
     loss = compiled(x, target)
 KEEP = ("Torch-Compiled Region", "CompiledFunction", "## Call CompiledFxGraph", "autograd::engine::evaluate_function")
 ran = [e.name for e in sorted(prof.events(), key=lambda e: e.time_range.start) if e.name.startswith(KEEP)]
+# --8<-- [end:second_call]
 print("the second call, in order:")
 for name in ran:
     print("   ", re.sub(r"CompiledFxGraph \w+", "CompiledFxGraph <key>", name))

@@ -11,6 +11,7 @@ from minigpt import lm_head
 W, b = lm_head()
 
 
+# --8<-- [start:recompiles]
 def head(x):
     return F.linear(x, W, b).softmax(-1)
 
@@ -21,4 +22,5 @@ for batch in (2, 3, 4, 5):
     print(f"batch {batch}: frames compiled so far:", torch._dynamo.utils.counters["stats"]["unique_graphs"])
 compiled(torch.randn(4, 64, requires_grad=True))
 print("input that requires grad: frames compiled so far:", torch._dynamo.utils.counters["stats"]["unique_graphs"])
+# --8<-- [end:recompiles]
 print("the reasons for each recompilation are on stderr")
