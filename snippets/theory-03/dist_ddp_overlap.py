@@ -64,7 +64,10 @@ def svg(ranks):
     """One group of lanes per rank, each timed from its own backward: two processes' clocks need not agree."""
     width, left, right, lane = 900, 150, 20, 125
     length = max(max(r["backward"][1], *(b for _, b in r["ran"])) - r["backward"][0] for r in ranks)
-    scale = (width - left - right) / length
+    # The axis ends on a tick past the last thing drawn, so every bar ends inside the chart, before the axis does.
+    step = next(s for s in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if length / 1000 / s <= 10)
+    ticks = int(length / 1000 / step) + 1
+    scale = (width - left - right) / (ticks * step * 1000)
     colours = {"lm_head": "#4e79a7", "ln_f": "#f28e2b", "blocks.1": "#59a14f", "blocks.0": "#b07aa1"}
     height = 80 + lane * len(ranks) + 50
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" '
@@ -104,9 +107,8 @@ def svg(ranks):
             parts.append(f'<rect x="{x(a):.1f}" y="{y}" width="{max((b - a) * scale, 1):.1f}" height="10" '
                          f'fill="#e15759"/>{label}')
     axis = 80 + lane * len(ranks)
-    step = next(s for s in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if length / 1000 / s <= 10)
     parts.append(f'<line x1="{left}" y1="{axis}" x2="{width - right}" y2="{axis}" stroke="black"/>')
-    for i in range(int(length / 1000 / step) + 1):
+    for i in range(ticks + 1):
         t = left + i * step * 1000 * scale
         parts.append(f'<line x1="{t:.1f}" y1="{axis}" x2="{t:.1f}" y2="{axis + 5}" stroke="black"/>'
                      f'<text x="{t:.1f}" y="{axis + 18}" text-anchor="middle">{i * step:g}</text>')
