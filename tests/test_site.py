@@ -77,3 +77,19 @@ def test_sitemaps_are_split_per_language_once_however_often_the_hook_runs(tmp_pa
     assert f"<loc>{url}a/</loc>" in english and f"<loc>{url}labs/x/</loc>" in english
     assert f"<loc>{url}es/a/</loc>" in spanish and f"<loc>{url}es/labs/x/</loc>" in spanish
     assert spanish.count('hreflang="x-default"') == 2 and f'hreflang="x-default" href="{url}labs/x/"' in spanish
+
+
+def test_a_lab_that_cannot_be_written_stops_the_build_with_one_line(toy, monkeypatch):
+    """What an executing build met after every record went stale: a LabError traceback, now one line."""
+    from phase25.site.downloads import labs
+
+    def refuse(catalog, docs):
+        raise labs.LabError("docs/en/labs/03-inductor-code.lab.md: lab-03/inductor_h200 (sm90-codegen) has no record")
+
+    monkeypatch.setenv("PHASE25_EXECUTE", "1")
+    monkeypatch.setattr(site, "_CURRENT", None)
+    monkeypatch.setattr(labs, "write_all", refuse)
+    with pytest.raises(PluginError) as excinfo:
+        site.on_pre_build(config_for(toy))
+    assert str(excinfo.value).startswith("docs/en/labs/03-inductor-code.lab.md: lab-03/inductor_h200 (sm90-codegen)")
+    assert excinfo.value.__cause__ is None and excinfo.value.__suppress_context__

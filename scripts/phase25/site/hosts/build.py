@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...core.catalog import Catalog, archived, judged_torch
+from ...core.devices import LOCAL
 from ...core.errors import Interrupted, SourceError
 from ...core.names import refuse_links
 from ...core.paths import Layout
@@ -70,7 +71,7 @@ class Build:
                     log.info("phase25: regenerated %s", path.relative_to(docs))
             # An archived version's notebooks are as its own machinery wrote them: today's may word them otherwise.
             issues = [*([] if archived() else labs.stale(catalog, docs)), *map(str, translations.parity(docs))]
-        except (SourceError, KeyError, Interrupted) as exc:
+        except (SourceError, KeyError, Interrupted, labs.LabError) as exc:
             raise Refused(str(exc)) from None
         except OSError as exc:
             raise Refused(f"{exc.filename or 'a file'}: {exc.strerror or exc}") from None
@@ -160,14 +161,16 @@ def atlases(docs: Path) -> set[str]:
 
 
 def _execute(catalog: Catalog) -> None:
-    todo, _ = plan.jobs(catalog, ["cpu"])
+    """Every stale run this machine can make (the CPU and the emulated devices): a build after every record went
+    stale (a new machine, an upgrade) re-makes them all before the labs, which show the emulated ones, are written."""
+    todo, _ = plan.jobs(catalog, list(LOCAL))
     if not todo:
         return
-    log.info("phase25: executing %d stale CPU run(s)", len(todo))
+    log.info("phase25: executing %d stale run(s) of this machine (%s)", len(todo), ", ".join(LOCAL))
     outcome = pool.run(catalog, todo, workers=os.cpu_count() or 1)
     for note in outcome.notes:
         log.info("phase25: %s", note)
     for intrusion in outcome.intrusions:
         log.warning("phase25: %s", intrusion)
     for record in outcome.failures:
-        log.warning("snippet %s (cpu) %s: %s", record.snippet, record.status, record.error)
+        log.warning("snippet %s (%s) %s: %s", record.snippet, record.device, record.status, record.error)
