@@ -203,15 +203,15 @@ def references(page: str, reading: Reading, lang: str) -> list[Problem]:
                     Problem(page, line, f"{found[0]!r}: no heading {found['dir']} it names {found['name']}")
                 )
         for found in ASIDE_REF[lang].finditer(flat):
-            texts = [t.data for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at + 3)]
-            seen = "".join("".join(texts).lower().split())  # highlighted code is split into spans: join them
-            named = [w.strip("`'’.") for w in found["name"].lower().split() if w.strip("`'’.") not in STOP]
-            if any(w not in seen for w in named):
+            before = [t.data for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at + 3)]
+            seen = "".join("".join(before).lower().split())  # highlighted code is split into spans: join them
+            wanted = [w.strip("`'’.") for w in found["name"].lower().split() if w.strip("`'’.") not in STOP]
+            if any(w not in seen for w in wanted):
                 problems.append(Problem(page, line, f"{found[0]!r}: no {found['name']} {found['dir']} it on this page"))
         for found in EXERCISE_REF[lang].finditer(flat):
             number = re.compile(rf"^\s*(?:Exercise|Ejercicio)?\s*{found['n']}\.\s")
-            texts = [t for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at)]
-            if not any(number.match(t.data) for t in texts):
+            there = [t for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at)]
+            if not any(number.match(t.data) for t in there):
                 problems.append(Problem(page, line, f"{found[0]!r}: this page has no exercise {found['n']} there"))
     return problems
 
