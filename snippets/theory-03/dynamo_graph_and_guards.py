@@ -12,6 +12,7 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 W, b = lm_head(device)
 
 
+# --8<-- [start:compile]
 def head(x):
     return F.linear(x, W, b).softmax(-1)
 
@@ -19,4 +20,5 @@ def head(x):
 compiled = torch.compile(head)
 x = torch.randn(2, 64, device=device)
 print("same as eager:", torch.allclose(compiled(x), head(x)))
+# --8<-- [end:compile]
 print("(the graph Dynamo traced and the guards that protect it are on stderr)")
