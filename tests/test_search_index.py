@@ -22,7 +22,7 @@ from material.plugins.search.plugin import SearchIndex
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.paths import DEFAULT_LAYOUT
-from phase25.site.hosts import search_index, search_input, search_terms
+from phase25.site.hosts import search_index, search_input, search_rank, search_terms, stop_words
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.page.context import Page
 from phase25.site.page.highlight import Highlighter
@@ -38,6 +38,21 @@ def entries(html: str) -> list[dict]:
 
 def test_the_separator_tested_here_is_the_sites():
     assert f"separator: '{SEPARATOR}'" in (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_the_search_pipeline_keeps_stop_words_four_operators_are_named_by():
+    """lunr's stopWordFilter drops where, all, any, to (and Spanish sin, le) from the index; the pipeline
+    leaves it out (and the stemmer, as Material's default already did)."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    block = text[text.index("  - search:") :].split("\n  - ", 1)[0]
+    assert re.search(r"^      pipeline: \[\](\s+#.*)?$", block, re.M), block
+
+
+def test_lunrs_stop_words_are_read_from_the_installed_theme():
+    en, es = stop_words.for_language("en"), stop_words.for_language("es")
+    assert len(en) == 119 and {"where", "all", "any", "to", "the"} <= en  # lunr's English list
+    assert len(es) > 300 and {"sin", "le", "de", "la", "y"} <= es and "where" not in es
+    assert stop_words.of(["en", "es"]) == en | es and stop_words.of(["xx"]) == frozenset()
 
 
 # The shape nbconvert (mkdocs-jupyter) gives a markdown cell and a code cell with its output.
@@ -144,6 +159,64 @@ def test_the_operator_typed_ranks_before_its_longer_namesakes_however_often_the_
     assert weight["native_layer_norm"] > weight["native_layer_norm_backward"]
     # below a heading that names the word (weight: its idf, above 1), far above a mention in a text (a thousandth)
     assert all(0.3 < w < 1 for w in weight.values())
+
+
+SITE = {
+    "lang": ["en", "es"],
+    "separator": SEPARATOR,
+    "pipeline": [],
+    "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}},
+}
+
+
+def first(docs: list[dict], config: dict, query: str) -> str:
+    """The entry Material's worker ranks first for a query, as search_rank models it."""
+    scores = search_rank.Scores(docs, config)
+    found = scores.query(scores.words(query))
+    return docs[max(found, key=found.__getitem__)]["location"] if found else ""
+
+
+def ranked_atlas(config: dict) -> list[dict]:
+    prose = [
+        {"location": "t/", "title": "The dispatcher and aten", "text": "<p>where it goes</p>"},
+        {"location": "t/#less", "title": "Keeping less", "text": "<p>x</p>"},
+        {"location": "t/#where", "title": "Anomaly detection: where a NaN was born", "text": "<p>x</p>"},
+        {"location": "t/#mode", "title": "Function vs dispatch mode", "text": "<p>x</p>"},
+        {"location": "x/", "title": "torch.export and torch.compile", "text": "<p>sinh, exp</p>"},
+    ]
+    ours = search_index.operator_docs(
+        "atlas/", atlas_page("aten::le.Scalar", "aten::less", "aten::where.self", "aten::sin", "aten::sinh")
+    ) + search_index.operator_docs("atlas/", atlas_page("aten::mode", "aten::to", "aten::exp", "aten::expm1"))
+    docs = prose + ours
+    search_index.rank_operators(docs, ours, SEPARATOR)
+    search_rank.first_for_their_names(docs, ours, config)
+    return docs
+
+
+@pytest.mark.parametrize(
+    ("query", "opens"),
+    [
+        ("where", "atlas/#op=aten::where.self"),  # a stop word: above the heading that says it
+        ("torch.where", "atlas/#op=aten::where.self"),
+        ("aten::where", "atlas/#op=aten::where.self"),  # above the page whose title says aten
+        ("le", "atlas/#op=aten::le.Scalar"),  # above "less", the heading and the operator
+        ("sin", "atlas/#op=aten::sin"),  # above sinh
+        ("sinh", "atlas/#op=aten::sinh"),
+        ("to", "atlas/#op=aten::to"),  # above every torch
+        ("exp", "atlas/#op=aten::exp"),  # above torch.export and expm1
+        ("less", "t/#less"),  # a heading that says the name stays above it
+        ("mode", "t/#mode"),
+    ],
+)
+def test_an_operators_name_ranks_its_entry_first_unless_a_heading_says_it(query, opens):
+    assert first(ranked_atlas(SITE), SITE, query) == opens
+
+
+def test_with_the_stop_word_filter_an_operator_named_by_a_stop_word_is_not_found():
+    """The model drops what the pipeline drops: with lunr's filter, no entry holds ``where``."""
+    config = {**SITE, "pipeline": ["stopWordFilter"]}
+    assert search_rank.dropped(config) >= {"where", "sin"}
+    assert first(ranked_atlas(config), config, "where") == ""
 
 
 def test_pages_that_do_not_teach_weigh_less():
@@ -288,3 +361,26 @@ def test_the_built_index_holds_prose_operators_and_synonyms_and_no_notebook_chro
     word = {"en": "backpropagation", "es": "retropropagación"}[lang]
     walk = next(doc for doc in docs if doc["location"] == "theory/02-autograd-and-custom-ops/#walking-the-graph")
     assert word in walk["text"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_operators_name_is_in_the_index_and_a_stop_words_operator_ranks_first(built_site, lang):
+    """Findable: each operator's name is a term of its entry as the worker indexes it (the pipeline drops no
+    stop word). First: each operator named by a stop word of the index's languages, written as a reader does."""
+    index = json.loads(search_index.index_file(built_site, lang).read_text(encoding="utf-8"))
+    config, docs = index["config"], index["docs"]
+    assert "stopWordFilter" not in config["pipeline"] and search_rank.dropped(config) == frozenset()
+    scores = search_rank.Scores(docs, config)
+    ours = [i for i, doc in enumerate(docs) if "#op=" in doc["location"]]
+    assert len(ours) > 2000 and all(search_rank.name(docs[i]) in scores.titles[i] for i in ours)
+    stopped = [i for i in ours if search_rank.name(docs[i]) in stop_words.of(config["lang"])]
+    assert {"where", "all", "any", "to", "sin", "le"} <= {search_rank.name(docs[i]) for i in stopped}
+    wrong = []
+    for i in stopped:  # first: this entry, or one of its namesakes (prims::where's query is aten::where's too)
+        for form in search_rank.forms(docs[i]):
+            found = scores.query(scores.words(form))
+            best = docs[max(found, key=found.__getitem__)]
+            if "#op=" not in best["location"] or search_rank.name(best) != search_rank.name(docs[i]):
+                wrong.append(f"{form!r}: {best['location']}")
+    assert not wrong, wrong

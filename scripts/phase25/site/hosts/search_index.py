@@ -19,6 +19,9 @@ term's rarity (idf), times the entry's boost, and an article (a page's top) five
   entry's boost divides out its name's idf and decreases with the name's length: for every query, the
   shortest name that begins with it comes first (``addmm`` before ``addmm_``), and the entries stay below a
   prose heading that names the word, and above prose that only mentions it.
+- **Every name, first.** That boost is where search_rank.py starts: it raises each entry until its name typed
+  (``where``, ``sin``, ``torch.where``, ``aten::where``) ranks it first, above the longer words the name begins
+  (``sinh``, "less", ``torch``), still below a heading that says the name unless the name is a stop word.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..lang import strings
-from . import search_terms
+from . import search_rank, search_terms
 
 # The boost of the pages that do not teach, by where they lie below a language's root: "" is the home page (the
 # orientation), a folder ("labs/") every page in it. Every other page weighs 1.
@@ -148,4 +151,6 @@ def complete(site: Path, synonyms: Path = search_terms.SYNONYMS) -> None:
         weigh_pages(docs)
         search_terms.add_words(docs, table, lang, separator, search_terms.shown(synonyms))
         docs = with_operators(site, lang, docs, separator)
+        ours = [doc for doc in docs if f"#{HASH}=" in doc["location"]]
+        search_rank.first_for_their_names(docs, ours, index["config"])  # then each name typed finds its entry
         path.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")

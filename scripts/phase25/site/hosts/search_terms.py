@@ -45,7 +45,7 @@ def shown(path: Path) -> str:
 
 def tokens(text: str, separator: str) -> list[str]:
     """The terms Material's search worker makes of an index field: its text between tags, cut at the index's
-    separator, lowercased (the worker's ``tokenize``; lunr's pipeline then only drops stop words)."""
+    separator, lowercased (the worker's ``tokenize``; lunr's pipeline then only trims them: mkdocs.yml)."""
     return [t.lower() for part in _TAG.split(text) for t in re.split(separator, part) if t]
 
 
