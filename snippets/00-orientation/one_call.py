@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import torch
 from minigpt import lm_head
 from torch.overrides import TorchFunctionMode, resolve_name
-from torch.profiler import ProfilerActivity, profile
+from torch.utils._python_dispatch import TorchDispatchMode
 
 C = torch._C
 W, b = lm_head()
@@ -32,44 +32,53 @@ class PythonCalls(TorchFunctionMode):
         self.calls = []
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        self.calls.append(f"{resolve_name(func)}({', '.join(type(a).__name__ for a in args)})")
+        self.calls.append(f"function mode  {resolve_name(func)}({', '.join(type(a).__name__ for a in args)})")
         return func(*args, **(kwargs or {}))
+
+
+class AtenOps(TorchDispatchMode):
+    """The aten ops that reach the backends (below the autograd keys), with their outputs' shapes and dtypes."""
+
+    def __init__(self):
+        super().__init__()
+        self.ops = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        outs = [o for o in (out if isinstance(out, (tuple, list)) else (out,)) if isinstance(o, torch.Tensor)]
+        shapes, dtypes = ", ".join(str(tuple(o.shape)) for o in outs), ", ".join(str(o.dtype)[6:] for o in outs)
+        self.ops.append(f"{func.name():<30} -> {shapes} {dtypes}")
+        return out
 
 
 @contextmanager
 def watched(mkl_calls):
-    """The Python calls, the profiler and MKL's own log (which MKL writes to file descriptor 1) of one step."""
+    """The Python calls, the aten ops and MKL's own log (which MKL writes to file descriptor 1) of one step."""
     libc = ctypes.CDLL(None)
     libc.fflush(None)
     saved = os.dup(1)
-    with tempfile.TemporaryFile() as log, profile(activities=[ProfilerActivity.CPU]) as prof:
+    with tempfile.TemporaryFile() as log:
         os.dup2(log.fileno(), 1)
         try:
-            with torch.backends.mkl.verbose(torch.backends.mkl.VERBOSE_ON), PythonCalls() as calls:
-                yield calls, prof
+            with torch.backends.mkl.verbose(torch.backends.mkl.VERBOSE_ON), PythonCalls() as calls, AtenOps() as ops:
+                yield calls.calls, ops.ops
         finally:
             libc.fflush(None)
             os.dup2(saved, 1)
             os.close(saved)
         log.seek(0)
-        for line in log.read().decode().splitlines():  # the routine and its first five arguments, no address
-            if found := re.match(r"MKL_VERBOSE (\w+)\(((?:[^,]*,){4}[^,]*)", line):
-                mkl_calls.append(f"{found[1]}({found[2]})")
+        for line in log.read().decode().splitlines():  # the routine and its arguments, not its timing
+            if found := re.match(r"MKL_VERBOSE \w+\([^)]*\)", line):
+                mkl_calls.append(found[0])
 
 
-def called_by(prof, caller):
-    """The operators the profiler saw ``caller`` call directly."""
-    event = next(e for e in prof.events() if e.name == caller)
-    return ", ".join(e.name for e in prof.events() if e.cpu_parent is event)
-
-
-def entry(op, key):
-    """The kernel the dispatcher's computed table holds for (op, key), and the file that registered it."""
+def kernel(op, key):
+    """The row of the dispatcher's computed table for (op, key): the kind of kernel and the file that registered it."""
     for line in C._dispatch_dump_table(op).splitlines():
         name, _, what = line.partition(": ")
         if name == key:
             kind, where = re.search(r"\[(.*?)\]", what), re.search(r"registered at \S*/(\S+?):\d+", what)
-            return f"{kind[1]} ({where[1]})"
+            return f"{key:<16} {kind[1]:<22} {where[1]}"
 
 
 def call_keys(*tensors):
@@ -85,27 +94,45 @@ def call_keys(*tensors):
     return " > ".join(order)
 
 
-mkl = []
-with watched(mkl) as (calls, prof):
-    y = head(x)
-print(f"y = head(x)   head = {head}, x of shape {tuple(x.shape)}")
-print("  function mode sees:", *calls.calls)
-print("  the call's keys:", call_keys(x, head.weight, head.bias))
-print("  aten::linear at AutogradCPU:", entry("aten::linear", "AutogradCPU"))
-print("  profiler: aten::linear calls", called_by(prof, "aten::linear"))
-print("  aten::addmm at AutogradCPU:", entry("aten::addmm", "AutogradCPU"))
-inputs = ", ".join(type(fn).__name__ if fn else "None" for fn, _ in y.grad_fn.next_functions)
-print("  y.grad_fn:", type(y.grad_fn).__name__, "  next_functions:", inputs)
-print("  aten::addmm at CPU:", entry("aten::addmm", "CPU"))
-print("  MKL's log:", ", ".join(mkl))
+def shapes(grads):
+    return [tuple(g.shape) if g is not None else None for g in grads]
 
-loss, mkl = y.sum(), []
-with watched(mkl) as (calls, prof):
+
+weight, bias = head.weight, head.bias
+print(f"set-up: x {tuple(x.shape)} requires_grad={x.requires_grad} | head.weight {tuple(weight.shape)}, head.bias "
+      f"{tuple(bias.shape)} requires_grad={weight.requires_grad and bias.requires_grad} | loss = y.sum()")
+mkl = []
+with watched(mkl) as (calls, ops):
+    y = head(x)
+print("y = head(x)")
+print("  " + "\n  ".join(calls))
+print(f"  {'plain call':<16} {call_keys(x, weight, bias)}")
+print("  aten::linear\n    " + kernel("aten::linear", "AutogradCPU"))
+print("  " + "\n  ".join(ops))
+print("  aten::addmm\n    " + kernel("aten::addmm", "AutogradCPU") + "\n    " + kernel("aten::addmm", "CPU"))
+node = y.grad_fn
+saved = [n[7:] for n in dir(node) if n.startswith("_saved_") and not n.endswith(("_sym_sizes", "_sym_strides"))]
+print(f"  y.grad_fn = {node.name()}")
+print(f"    next {[type(n).__name__ if n else None for n, _ in node.next_functions]}  saved {saved}")
+print("  " + "\n  ".join(mkl))
+
+loss = y.sum()
+nodes, queue, engine, seen = [], [loss.grad_fn], [], []  # every node of the graph, for a pre-hook each
+while queue:
+    if (node := queue.pop(0)) not in nodes:
+        nodes.append(node)
+        queue += [n for n, _ in node.next_functions if n is not None]
+for node in nodes:  # a pre-hook runs when the engine hands a node the gradient of its output
+    node.register_prehook(lambda grad_out, n=node: engine.append(f"enter {n.name():<34} grad_output {shapes(grad_out)}"))
+y.register_hook(seen.append)  # the gradient of y, dL/dy, as the engine passes it on
+mkl = []
+with watched(mkl) as (calls, ops):
     loss.backward()
-engine = [e.name.split(": ")[1] for e in prof.events() if e.name.startswith("autograd::engine::evaluate_function")]
 print("loss = y.sum(); loss.backward()")
-print("  function mode sees:", *calls.calls)
-print("  profiler: engine ran", ", ".join(name.replace("torch::autograd::", "") for name in engine))
-print("  profiler: AddmmBackward0 calls", called_by(prof, "AddmmBackward0"))
-print("  MKL's log:", ", ".join(mkl))
-print("  gradients:", f"head.weight.grad {tuple(head.weight.grad.shape)}, head.bias.grad {tuple(head.bias.grad.shape)}")
+print("  " + "\n  ".join(calls + engine + ops + mkl))
+g = seen[0]
+print(f"  g = dL/dy: shape {tuple(g.shape)}, all ones {torch.equal(g, torch.ones_like(g))}")
+by_hand = {"dL/dW = g.T @ x": (g.T @ x, weight.grad), "dL/db = g.sum(0)": (g.sum(0), bias.grad)}
+for name, (mine, torchs) in by_hand.items():
+    print(f"  {name:<18} shape {tuple(mine.shape)!s:<10} allclose {torch.allclose(mine, torchs)}  "
+          f"bit for bit {torch.equal(mine, torchs)}")

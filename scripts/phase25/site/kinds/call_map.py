@@ -1,16 +1,27 @@
-"""The map of one call: numbered steps, each with a link to the section that explains it and a line of real output.
+"""The map of one call: its set-up, then groups of numbered steps, each step a link to the section that explains
+it beside a line of real output.
 
     ::: map 00-orientation/one_call cpu
+        The run: `set-up: x (2, 64) requires_grad=False | ...`
+
+        Forward: `y = head(x)`
+
         1. [The module calls the functional form](theory/01-dispatcher-and-aten.md#function-vs-dispatch-mode):
-           `function mode sees: torch.nn.functional.linear(Tensor, Parameter, Parameter)`
+           `function mode  torch.nn.functional.linear(Tensor, Parameter, Parameter)`
         2. ...
 
-The body is a numbered Markdown list and stays Markdown (MkDocs resolves and checks its links); the map draws a
-frame where it stands and the body goes into it. A map is only worth reading if every line of code in it is one
-the record printed, so the strict build holds each step to three rules: a link into the site, to a section
-(``page.md#id``); exactly one code span; and that span equal to a whole line of the record's output (stripped of
-its indent), never a line the snippet declares volatile, never a part of a line. Whatever else could show a
-hand-written line as if it were output (raw HTML, an image, an attribute list, a fence, an indented block, a
+        Backward: `loss = y.sum(); loss.backward()`
+
+        9. ...
+
+The body stays Markdown (MkDocs resolves and checks its links); the map draws a frame where it stands and the body
+goes into it. A map is only worth reading if every line of code in it is one the record printed, and if the reader
+who follows a step finds that line where the step leads. So the strict build holds the body to its shape (a set-up
+line, then for each group a heading line and its steps, numbered on across the groups, blocks apart by one blank
+line) and every line of it to these rules: exactly one code span, equal to a whole line of the record's output
+(stripped of its indent), never a line the snippet declares volatile, never a part of a line; and each step a link
+to a section (``page.md#id``) whose own snippets show the quoted line (map_sections.py). Whatever else could show
+a hand-written line as if it were output (raw HTML, an image, an attribute list, a fence, an indented block, a
 nested list) is refused too, each problem with the page's line.
 """
 
@@ -18,18 +29,18 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...core.records import Record
 from ..page import review
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import body_slot, escape
+from .map_sections import SECTION, Sections
 from .record_html import shown_text
 
 ITEM = re.compile(r"^(?P<number>\d+)[.)][ \t]+\S")
 LINK = re.compile(r"\[[^\]]*\]\((?P<target>[^)\s]*)[^)]*\)")
-SECTION = re.compile(r"^(?P<path>[^#?:]*\.md)?#(?P<anchor>[A-Za-z0-9_-]+)$")
 # A block of its own inside a step: a list, quote, heading, table or rule; an admonition, a folded block or a tab.
 NESTED = re.compile(r"^(?:[-*+>#|]|\d+[.)])(?:\s|$)|^[=\-*_]{3,}$|^(?:!!!|\?\?\?|===|:::)")
 # What could make words look like output without a code span; found outside the quote, each refused.
@@ -41,37 +52,104 @@ DISGUISES = (
     (re.compile(r"-+8<-+"), "a file inclusion (--8<--)"),
 )
 USAGE = "write each step as '1. [words](page.md#section) ... `a whole line of the output`'"
+SHAPE = (
+    "a map is its set-up line, then for each group a heading line and its steps, one blank line between them: "
+    "'The run: `a line`', blank, 'Forward: `a line`', blank, '1. ...', '2. ...', blank, 'Backward: ...'"
+)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One item of the map's list: its number, its text (continuation lines joined) and its line on the page."""
+    """One item of the map's list, or one of its lines (the set-up, a group's heading): its number (0 for a line),
+    its text (continuation lines joined) and its line on the page."""
 
     number: int
     text: str
     line: int
 
 
-def steps(body: str, first_line: int) -> tuple[list[Step], list[Problem]]:
-    """The numbered list of a map's body; anything that is not a tight numbered list 1, 2, 3... is a problem."""
+@dataclass
+class Body:
+    """A map's body as the reader sees it: the set-up line, then each group's heading line and steps."""
+
+    setup: Step | None = None
+    groups: list[tuple[Step, list[Step]]] = field(default_factory=list)
+
+    @property
+    def steps(self) -> list[Step]:
+        return [step for _, steps in self.groups for step in steps]
+
+
+def _blocks(body: str, first_line: int) -> list[list[tuple[int, str]]]:
+    """The body's blocks: runs of lines with text, each line with its number on the page."""
+    blocks: list[list[tuple[int, str]]] = [[]]
+    for offset, line in enumerate(body.split("\n")):
+        if line.strip():
+            blocks[-1].append((first_line + offset, line))
+        elif blocks[-1]:
+            blocks.append([])
+    return [block for block in blocks if block]
+
+
+def _line(block: list[tuple[int, str]]) -> tuple[Step, list[Problem]]:
+    """A block of words (the set-up or a group's heading): one paragraph, no list, no block of its own."""
+    problems = []
+    for number, line in block[1:]:
+        if ITEM.match(line.strip()) or NESTED.match(line.strip()):
+            problems.append(Problem(number, "a map's line holds no list or block: leave one blank line before a list"))
+    if block[0][1].startswith((" ", "\t")):
+        problems.append(Problem(block[0][0], "an indented block is no part of a map: " + SHAPE))
+    return Step(0, " ".join(line.strip() for _, line in block), block[0][0]), problems
+
+
+def _items(block: list[tuple[int, str]], before: int) -> tuple[list[Step], list[Problem]]:
+    """A block of numbered steps, numbered on from ``before`` (the steps of the groups above)."""
     found: list[Step] = []
     problems: list[Problem] = []
-    for offset, line in enumerate(body.split("\n")):
-        number = first_line + offset
-        if not line.strip():
-            problems.append(Problem(number, "a map's list has no blank line: write its steps one under another"))
-        elif item := ITEM.match(line):
-            expected = len(found) + 1
+    for number, line in block:
+        if item := ITEM.match(line):
+            expected = before + len(found) + 1
             if int(item["number"]) != expected:
                 problems.append(Problem(number, f"step {item['number']} of the map should be numbered {expected}"))
             found.append(Step(expected, line[item.end() - 1 :], number))
-        elif not found or not line.startswith((" ", "\t")):
-            problems.append(Problem(number, f"a map's body is one numbered list: {USAGE}"))
+        elif not line.startswith((" ", "\t")):
+            problems.append(Problem(number, f"a map's steps are one numbered list: {USAGE}"))
         elif NESTED.match(line.strip()):
             problems.append(Problem(number, "a step of the map holds no list, quote, heading or table of its own"))
         else:
             last = found[-1]
             found[-1] = Step(last.number, f"{last.text} {line.strip()}", last.line)
+    return found, problems
+
+
+def read(body: str, first_line: int) -> tuple[Body, list[Problem]]:
+    """A map's body: its set-up line, then groups of a heading line and a numbered list; anything else is a
+    problem with its page line (a blank line inside a list, a list with no heading, a heading with no steps)."""
+    found, problems = Body(), []
+    heading: Step | None = None
+    for block in _blocks(body, first_line):
+        if ITEM.match(block[0][1]):
+            steps, wrong = _items(block, len(found.steps))
+            problems += wrong
+            if found.setup is None:
+                problems.append(Problem(block[0][0], "a map opens with its set-up line: " + SHAPE))
+                found.setup = Step(0, "", block[0][0])
+            elif heading is None:
+                problems.append(Problem(block[0][0], "these steps have no heading line above them: " + SHAPE))
+            found.groups.append((heading or Step(0, "", block[0][0]), steps))
+            heading = None
+            continue
+        line, wrong = _line(block)
+        problems += wrong
+        if found.setup is None:
+            found.setup = line
+        elif heading is not None:
+            problems.append(Problem(heading.line, "this heading line has no steps under it: " + SHAPE))
+        heading = line if found.setup is not line else None
+    if heading is not None:
+        problems.append(Problem(heading.line, "this heading line has no steps under it: " + SHAPE))
+    if not found.groups:
+        problems.append(Problem(first_line, "a map has no steps: " + SHAPE))
     return found, problems
 
 
@@ -116,23 +194,35 @@ def _quote_problem(quote: str, allowed: set[str], everything: set[str]) -> str |
     return f"quotes `{quote}`, which is no line of the output"
 
 
-def step_problems(step: Step, page: Page, allowed: set[str], everything: set[str]) -> list[str]:
-    """What keeps one step from being a link to a section beside a line of real output."""
-    where = f"step {step.number} of the map"
+def line_problems(step: Step, where: str, allowed: set[str], everything: set[str]) -> tuple[str | None, list[str]]:
+    """(its quote, what keeps it from being words beside one whole line of real output) of a step or a line."""
     problems = []
     quotes = re.findall(r"`([^`]*)`", step.text)
-    if step.text.count("`") != 2 or len(quotes) != 1 or not quotes[0]:
+    quote = quotes[0] if step.text.count("`") == 2 and len(quotes) == 1 and quotes[0] else None
+    if quote is None:
         problems.append(f"{where} holds {step.text.count('`')} backticks: it needs exactly one `code span`")
     rest = re.sub(r"`[^`]*`", "", step.text) if len(quotes) == 1 else step.text
     problems += [
         f"{where} holds {what}, which a map does not allow" for pattern, what in DISGUISES if pattern.search(rest)
     ]
-    targets = [m["target"] for m in LINK.finditer(rest)]
+    if quote is not None and (why := _quote_problem(quote, allowed, everything)):
+        problems.append(f"{where} {why}")
+        quote = None
+    return quote, problems
+
+
+def step_problems(step: Step, page: Page, lines: tuple[set[str], set[str]], sections: Sections) -> list[str]:
+    """What keeps one step from being a link to a section that shows the line of real output it quotes."""
+    where = f"step {step.number} of the map"
+    quote, problems = line_problems(step, where, *lines)
+    targets = [m["target"] for m in LINK.finditer(re.sub(r"`[^`]*`", "", step.text))]
     if not targets:
         problems.append(f"{where} has no link to the section that explains it: {USAGE}")
-    problems += [f"{where} {why}" for t in targets if (why := _section_problem(t, page))]
-    if len(quotes) == 1 and quotes[0] and (why := _quote_problem(quotes[0], allowed, everything)):
-        problems.append(f"{where} {why}")
+    for target in targets:
+        if why := _section_problem(target, page):
+            problems.append(f"{where} {why}")
+        elif quote is not None and (why := sections.problem(target, quote)):
+            problems.append(f"{where} {why}")
     return problems
 
 
@@ -152,18 +242,24 @@ def _target_problem(directive: Directive, page: Page) -> Problem | None:
 
 
 def render(directive: Directive, page: Page) -> Rendered:
-    """The map's frame, with its body's slot; every step checked against the record it quotes."""
+    """The map's frame, with its body's slot; every line checked against the record it quotes, every step against
+    the section it leads to."""
     snippet_id, device = directive.target
     problems = review.refusals(page, directive, (device,))
     if (refused := _target_problem(directive, page)) is not None:
         return Rendered("", [*problems, refused])
     record = page.catalog.standing(snippet_id, device).record
     assert record is not None
-    allowed, everything = output_lines(record, page.catalog.snippets[snippet_id].header.volatile)
-    found, problems_of_list = steps(directive.body, directive.end - directive.body.count("\n"))
-    problems += problems_of_list
-    for step in found:
-        problems += [Problem(step.line, why) for why in step_problems(step, page, allowed, everything)]
+    lines = output_lines(record, page.catalog.snippets[snippet_id].header.volatile)
+    body, problems_of_body = read(directive.body, directive.end - directive.body.count("\n"))
+    problems += problems_of_body
+    headings = [(body.setup, "the map's set-up line")] if body.setup and body.setup.text else []
+    headings += [(heading, "the heading line of a group") for heading, _ in body.groups if heading.text]
+    for line, where in headings:
+        problems += [Problem(line.line, why) for why in line_problems(line, where, *lines)[1]]
+    sections = Sections(page, device)
+    for step in body.steps:
+        problems += [Problem(step.line, why) for why in step_problems(step, page, lines, sections)]
     slots = "".join(body_slot(n) for n in page.bodies.get(("map", snippet_id, device), []))
     html = f'<div class="call-map" data-snippet="{escape(snippet_id)}" data-device="{escape(device)}">{slots}</div>'
     return Rendered(html, problems)
