@@ -15,6 +15,8 @@ Two limits keep what the prose teaches first:
 - A prose heading that says the name as a word stays above the entry (``mode`` finds "Function vs dispatch
   mode" first, the operator second), unless the name is a stop word (stop_words.py): nobody searches the
   prose for ``where`` alone.
+- A longer name stays below each shorter name and each heading's word (two letters or more) it begins:
+  ``linear_backward`` below the running example's ``linear``, for ``linear``. So the shortest names go first.
 - The boost is never lower than search_index.py gives (the shortest of the names a query begins, first).
 """
 
