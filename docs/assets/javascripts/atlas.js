@@ -128,7 +128,7 @@
     if (entry.derivatives) row(list, label("formula"), lines(entry.derivatives.formula.map(code)));
     row(list, label("tags"), entry.tags.length ? entry.tags.join(", ") : label("none"));
     if (entry.tags.includes("core")) row(list, "core", label("core"));
-    row(list, label("registered_by"), entry.registered_by);
+    row(list, label("registered_by"), label(`stage_${entry.registered_by}`));
     row(list, label("kernels"), keyed(entry.kernels));
     row(list, label("aliases_registered"), keyed(entry.aliases));
     if (Object.keys(entry.hidden || {}).length) row(list, label("hidden"), keyed(entry.hidden));

@@ -17,6 +17,7 @@ from ...core import records
 from ...core.catalog import Catalog
 from ...core.names import read_inside, refuse_links
 from ...core.snippets import Snippet, dependency_files
+from ..lang import strings
 
 CORE = Path(__file__).resolve().parents[2] / "core"
 LAUNCHER = '''"""Run a snippet of this page as the site did, and compare its output with the site's record.
@@ -33,19 +34,6 @@ here = Path(__file__).resolve().parent
 os.environ["PYTHONPATH"] = str(here / "scripts")
 os.execv(sys.executable, [sys.executable, "-m", "phase25.core.reproduce", *sys.argv[1:]])
 '''
-README = """# Reproduce the outputs of {folder}
-
-Each output on the page was printed by a snippet on the site's build machine. To print it on yours:
-
-```bash
-python3 -m venv .venv && .venv/bin/pip install torch=={torch}
-.venv/bin/python reproduce.py {example}
-```
-
-It runs the snippet with the site's pins (two threads, AVX2 kernels, MKL's reproducible branch), then says
-which parts of the output matched the record, shows a diff of what did not, and prints both machines side by
-side. Snippets here: {ids}.
-"""
 _KITS: WeakKeyDictionary[Catalog, dict[str, bytes]] = WeakKeyDictionary()
 
 
@@ -78,13 +66,17 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
         files[f"scripts/phase25/core/{module.name}"] = module.read_bytes()
     example = chosen[0].id if chosen else f"{folder}/<name>"
     files["reproduce.py"] = LAUNCHER.format(example=example).encode()
-    files["README.md"] = README.format(
-        folder=folder,
-        torch=catalog.torch or "<the version in the provenance>",
-        example=example,
-        ids=", ".join(s.id for s in chosen),
-    ).encode()
+    files["README.md"] = readme(folder, catalog.torch or "<torch>", example, [s.id for s in chosen]).encode()
     return files
+
+
+def readme(folder: str, torch: str, example: str, ids: list[str]) -> str:
+    """The kit's README in every language of the site, the default first: one zip serves every page's readers."""
+    said = [
+        strings.text(lang, "reproduce_readme", folder=folder, torch=torch, example=example, ids=", ".join(ids))
+        for lang in strings.LANGUAGES
+    ]
+    return "\n---\n\n".join(said)
 
 
 def kit(catalog: Catalog, folder: str) -> bytes:

@@ -265,21 +265,25 @@ def accessible(output: str, lang: str) -> str:
 
 
 # English the themes write whatever the page's language: MkDocs' heading permalinks (one toc setting for every
-# language), mkdocs-jupyter's copy buttons, and Material's Spanish search prompt, which says usted where the
-# site says tú. (theme string, the site's own string key)
+# language), mkdocs-jupyter's copy buttons, and Material's Spanish where it differs from the site's: its search
+# prompt says usted where the site says tú, its skip link and footer landmark («Saltar a contenido», «Pie») lack
+# their article and noun. (theme string, the site's own string key)
 _THEME_ENGLISH = (
     ('title="Permanent link"', 'title="{permalink}"'),
     ('aria-label="Copy to Clipboard"', 'aria-label="{copy}"'),
     ('<span class="notice" hidden="">Copied!</span>', '<span class="notice" hidden="">{copied}</span>'),
     ("Teclee para comenzar b\\u00fasqueda", "{search_prompt}"),
+    ("Saltar a contenido", "{skip}"),
+    ('aria-label="Pie"', 'aria-label="{footer}"'),
 )
+_THEME_KEYS = ("permalink", "copy", "copied", "search_prompt", "skip", "footer")
 
 
 def localized(output: str, lang: str) -> str:
     """The themes' own words in the page's language (the strings come from strings.py, like every other)."""
     if lang == strings.DEFAULT:
         return output
-    words = {key: strings.text(lang, f"theme_{key}") for key in ("permalink", "copy", "copied", "search_prompt")}
+    words = {key: strings.text(lang, f"theme_{key}") for key in _THEME_KEYS}
     for english, ours in _THEME_ENGLISH:
         output = output.replace(english, ours.format(**words))
     return output

@@ -22,7 +22,7 @@ from ..lang.strings import STRINGS, text
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import admonition, escape
-from .atlas_text import COMPOSITES, INDUCTOR, legend, since_line, summary
+from .atlas_text import COMPOSITES, INDUCTOR, STAGES, legend, since_line, summary
 
 DATA = "atlas/"  # the artifacts of the atlas snippet: atlas/<shard>.jsonl
 
@@ -53,7 +53,7 @@ _FIELDS: dict[str, Any] = {
     "table": _table,
     "walks": _walks,
     "walked": lambda v: v in ("observed", "inferred"),
-    "registered_by": lambda v: isinstance(v, str),
+    "registered_by": lambda v: v in STAGES,
 }
 # Fields an overload may lack (no sample reaches it, or it has no schema): checked when present.
 _OPTIONAL: dict[str, Any] = {

@@ -11,6 +11,9 @@ from ..lang.strings import number, text
 from ..page.markup import escape
 
 BACKEND_KEYS = ("CPU", "CUDA", "Meta")
+# The registration stages the atlas snippet names (its ids in the record): the page says each in its language,
+# through the strings ``atlas_js_stage_<id>``; a record with another stage is refused, not shown in English.
+STAGES = ("import torch", "+ torch._dynamo", "+ torch._inductor", "+ OpInfo's samples run")
 COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")
 INDUCTOR = (
     "composite",
@@ -37,7 +40,10 @@ def summary(found: dict[str, list[dict[str, Any]]], record: Record, lang: str) -
         namespaces=len(namespaces),
         aten=number(lang, namespaces.get("aten", 0), 0),
         torch=record.provenance.get("torch", "?"),
-        stages=", ".join(text(lang, "atlas_stage", stage=s, n=number(lang, n, 0)) for s, n in stages.items()),
+        stages=", ".join(
+            text(lang, "atlas_stage", stage=text(lang, f"atlas_js_stage_{s}"), n=number(lang, n, 0))
+            for s, n in stages.items()
+        ),
         cpu=number(lang, kernels["CPU"], 0),
         meta=number(lang, kernels["Meta"], 0),
     )

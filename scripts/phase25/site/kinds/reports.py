@@ -189,12 +189,13 @@ def drift_report(directive: Directive, page: Page) -> Rendered:
         report, found = drift.checked(page.layout.root, name)
     except (OSError, ValueError) as exc:
         return Rendered(
-            admonition("failure", "Drift report", escape(str(exc))),
+            admonition("failure", text(page.lang, "drift_report_title"), escape(str(exc))),
             [Problem(directive.line, f"drift report {name!r} cannot be read: {exc}")],
         )
     problems = [Problem(directive.line, f"drift report {name}: {p}") for p in found]
     if problems:
-        return Rendered(admonition("failure", "Drift report", escape(problems[0].message)), problems)
+        title = text(page.lang, "drift_report_title")
+        return Rendered(admonition("failure", title, escape(problems[0].message)), problems)
     rows, details = _drift_rows(report, page)
     heads = [text(page.lang, key) for key in ("report_snippet", "report_status", "drift_kind")]
     return Rendered(_drift_summary(report, page.lang) + _table("drift-report", heads, rows) + "".join(details))

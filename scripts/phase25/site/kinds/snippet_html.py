@@ -115,7 +115,7 @@ def render_snippet(directive: Directive, page: Page) -> Rendered:
     snippet = page.catalog.snippets.get(snippet_id)
     if snippet is None:
         return Rendered(
-            admonition("failure", "Unknown snippet", escape(snippet_id)),
+            admonition("failure", text(page.lang, "unknown_snippet_title"), escape(snippet_id)),
             [Problem(directive.line, f"no snippet {snippet_id!r} (expected snippets/<page>/<name>.py)")],
         )
     page.count += 1

@@ -1,5 +1,7 @@
 """The site's own strings in English (see strings.py)."""
 
+from .chrome_strings_en import STRINGS as CHROME
+
 DECIMAL = "."  # how a decimal number is written: 1.2
 
 STRINGS: dict[str, str] = {
@@ -272,3 +274,4 @@ STRINGS: dict[str, str] = {
     "atlas_drift_grad_fn": "{n} overloads record another grad_fn:",
     "atlas_drift_none": "no operator changed in what the atlas shows.",
 }
+STRINGS.update(CHROME)  # the words about a record's own words

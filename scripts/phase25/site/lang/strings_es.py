@@ -1,4 +1,6 @@
-"""The site's own strings in Spanish, in the vocabulary of GLOSSARY.md (see strings.py)."""
+"""The site's own strings in Spanish, in the vocabulary of glossary_es.toml (see strings.py)."""
+
+from .chrome_strings_es import STRINGS as CHROME
 
 DECIMAL = ","  # how a decimal number is written: 1,2
 
@@ -8,7 +10,7 @@ STRINGS: dict[str, str] = {
     "que el enlace que seguiste tenga una errata.",
     "not_found_home": "Empieza por la página de orientación",
     "not_found_report": "Cada fragmento y su salida: el informe de ejecución",
-    "not_found_search": "O busca en el sitio con la caja de la parte superior de la página.",
+    "not_found_search": "O busca en el sitio con el cuadro de búsqueda de la parte superior de la página.",
     "search_label": "Buscar en el sitio",
     "version_title": "Versión",
     "nav_drift": "Deriva: torch {a} → {b}",
@@ -25,7 +27,7 @@ STRINGS: dict[str, str] = {
     "code": "Código",
     "theme_permalink": "Enlace permanente",
     "theme_copy": "Copiar al portapapeles",
-    "theme_copied": "¡Copiado!",
+    "theme_copied": "Copiado al portapapeles",
     "theme_search_prompt": "Escribe para empezar a buscar",
     "ran_on": "Ejecutado en",
     "captured_on": "Capturado en",
@@ -49,13 +51,13 @@ STRINGS: dict[str, str] = {
     "reproduce": "Reprodúcelo: descomprime {kit} ({size} KB) y ejecuta `python reproduce.py {id}`, o descarga "
     "{source}.",
     "atlas_earlier": "El atlas de esta versión lo registró una versión anterior del fragmento del atlas. Más tarde "
-    "se vio que sus recorridos, sus etiquetas y su columna de Inductor se deducían con reglas erróneas, así que "
+    "se vio que sus recorridos, sus categorías y su columna de Inductor se deducían con reglas erróneas, así que "
     "esta página archivada enumera solo lo que esa versión leyó tal cual del catálogo: las {overloads} sobrecargas "
     "que registraba torch {torch}, cada una con las claves que tienen un kernel propio. El atlas de la última "
     "versión muestra todas las columnas, cada una calculada por torch u observada en una llamada.",
     "atlas_summary": "El registro de ejecución enumera {overloads} sobrecargas de operadores en {namespaces} "
-    "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch} tras "
-    "ejecutarse: {stages}. {cpu} tienen un kernel propio bajo CPU, {meta} bajo Meta.",
+    "espacios de nombres ({aten} de ellas de aten), registradas en torch {torch} después de "
+    "cada uno de estos pasos: {stages}. {cpu} tienen un kernel propio bajo CPU, {meta} bajo Meta.",
     "atlas_since": "Desde torch {torch}, la versión que fijaba antes el sitio: {added} sobrecargas añadidas, "
     "{removed} eliminadas ({names}), {changed} registran otros kernels, otro esquema u otras etiquetas; cada una "
     "dice qué en su entrada. Los kernels bajo claves CUDA no se comparan con un build solo para CPU "
@@ -70,7 +72,7 @@ STRINGS: dict[str, str] = {
     "atlas_stage": "{stage}: {n}",
     "atlas_observed": "A {observed} sobrecargas llega la primera entrada de ejemplo de la batería de pruebas "
     "de PyTorch (OpInfo), y se llamaron directamente: sus recorridos ({walks}) se observaron "
-    "con kernels espía y cada uno coincide con lo que implica la tabla de despacho. Los "
+    "con kernels espía y cada uno coincide con lo que implica la tabla de dispatch. Los "
     "recorridos de las otras {inferred} se infieren de la tabla con esa misma regla.",
     "atlas_cuda_missing": "Columna CUDA: aún no capturada en una GPU; se rellena cuando se ejecute la captura en "
     "la GPU (la máquina con GPU tiene su propio torch, que se indicará entonces).",
@@ -110,9 +112,9 @@ STRINGS: dict[str, str] = {
     "atlas_inductor_lowered": "tiene un lowering propio",
     "atlas_inductor_fallback": "llama al kernel de ATen (fallback explícito)",
     "atlas_inductor_implicit_fallback": "llama al kernel de ATen (sin regla)",
-    "atlas_inductor_lowered_declined": "la descomposición declina; tiene un lowering propio",
-    "atlas_inductor_fallback_declined": "la descomposición declina; llama al kernel de ATen",
-    "atlas_inductor_implicit_fallback_declined": "la descomposición declina; llama al kernel de ATen (sin regla)",
+    "atlas_inductor_lowered_declined": "la descomposición no se aplica; tiene un lowering propio",
+    "atlas_inductor_fallback_declined": "la descomposición no se aplica; llama al kernel de ATen",
+    "atlas_inductor_implicit_fallback_declined": "la descomposición no se aplica; llama al kernel de ATen (sin regla)",
     "atlas_inductor_none": "no es un operador al que Inductor pueda llamar",
     "atlas_explain_composite": "CompositeImplicitAutograd: la llamada se descompone en la clave de autograd mientras "
     "AOTAutograd traza, así que Inductor recibe los operadores a los que llama.",
@@ -146,8 +148,8 @@ STRINGS: dict[str, str] = {
     "atlas_js_aliases_registered": "Kernels registrados bajo una clave alias",
     "atlas_js_hidden": "Registros que otro posterior oculta en la misma clave",
     "atlas_js_python": "Kernels de Python (py_impl)",
-    "atlas_js_table": "Sus propias filas de la tabla de despacho (tipo, y el registro del que vienen); las "
-    "demás claves tienen el fallback de backend que comparten todos los operadores",
+    "atlas_js_table": "Sus propias filas de la tabla de dispatch (tipo, y el registro del que vienen); las "
+    "demás claves tienen el backend fallback que comparten todos los operadores",
     "atlas_js_none": "ninguno",
     "atlas_js_composite": "Tipo de composición",
     "atlas_js_decomposition": "Descomposiciones",
@@ -161,13 +163,14 @@ STRINGS: dict[str, str] = {
     "atlas_js_grad_fn": "grad_fn de una llamada directa (entradas de coma flotante con requires_grad)",
     "atlas_js_no_grad_fn": "ninguno: la llamada no graba ningún nodo",
     "atlas_js_call_failed": "la llamada falló con entradas con requires_grad ({error})",
-    "atlas_js_sample": "Llamada con los argumentos con los que le llegó la entrada de ejemplo de OpInfo «{sample}»",
+    "atlas_js_sample": "Llamada con los argumentos que le pasó la entrada de ejemplo «{sample}» de OpInfo",
     "atlas_js_decomposes_to": "Operadores que produce la descomposición de torch._decomp (trazada con esa entrada)",
     "atlas_js_not_sampled": "no se llamó: ninguna entrada de ejemplo de OpInfo llega a esta sobrecarga",
-    "atlas_js_walks": "Qué claves ejecutan su kernel, de la más alta a la más baja (la teoría 01 recorre linear igual)",
+    "atlas_js_walks": "Qué claves ejecutan su kernel, de la más alta a la más baja (la teoría 01 recorre linear "
+    "de la misma forma)",
     "atlas_js_walked_observed": "observado con un kernel espía en cada clave, con los argumentos de la "
     "entrada de ejemplo",
-    "atlas_js_walked_inferred": "inferido de la tabla de despacho, para una llamada con un tensor float (sin "
+    "atlas_js_walked_inferred": "inferido de la tabla de dispatch, para una llamada con un tensor float (sin "
     "entrada de "
     "ejemplo)",
     "atlas_js_walk_call": "una llamada",
@@ -187,7 +190,8 @@ STRINGS: dict[str, str] = {
     "whole_output": "La salida entera: {lines} líneas",
     "open_full_size": "Abrir la imagen a tamaño completo: {name}",
     "omitted": "Aquí se omiten {lines} líneas: el ejecutor conserva los primeros y los últimos 32 KiB de cada flujo.",
-    "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; son lo que imprimió {machine}. La "
+    "volatile": "Las líneas marcadas dependen de la máquina por naturaleza; aquí son las que imprimió una "
+    "máquina {machine}. La "
     "batería de pruebas compara byte a byte todas las demás líneas en cada ejecución, y estas no.",
     "artifact": "Archivo escrito por el fragmento: {name} (líneas: {lines})",
     "figure": "Imagen dibujada por el fragmento a partir de lo que midió: {name}",
@@ -213,7 +217,7 @@ STRINGS: dict[str, str] = {
     "lab_source": "Su {source} en el repositorio del sitio, o ábrelo en {colab}: sube a su lado los archivos del "
     "zip antes de ejecutarlo.",
     "lab_source_label": "código fuente",
-    "expected_error": "Lanza {type}, como pretende este ejemplo.",
+    "expected_error": "Lanza {type}, tal como se espera en este ejemplo.",
     "pending_label": "{device} · aún no capturado",
     "pending_tab": "Este fragmento aún no se ha ejecutado en una GPU, y el sitio solo muestra salidas registradas de "
     "ejecuciones reales: cuando se ejecute en una, esta pestaña mostrará lo que imprima allí.",
@@ -284,3 +288,4 @@ STRINGS: dict[str, str] = {
     "atlas_drift_grad_fn": "Sobrecargas que graban otro grad_fn ({n}):",
     "atlas_drift_none": "ningún operador cambió en lo que muestra el atlas.",
 }
+STRINGS.update(CHROME)  # the words about a record's own words

@@ -1,0 +1,20 @@
+"""The words the site writes about a record's own words, in English (merged into strings_en.py): the names of the
+atlas's registration stages (the record keeps its ids; the page says them in its language), the reproduction
+kit's README, the titles of a renderer's error boxes, and the theme's words where the site says them otherwise
+(workarounds.localized)."""
+
+STRINGS: dict[str, str] = {
+    "atlas_js_stage_import torch": "import torch",
+    "atlas_js_stage_+ torch._dynamo": "+ torch._dynamo",
+    "atlas_js_stage_+ torch._inductor": "+ torch._inductor",
+    "atlas_js_stage_+ OpInfo's samples run": "+ OpInfo's samples run",
+    "theme_skip": "Skip to content",
+    "theme_footer": "Footer",
+    "unknown_snippet_title": "Unknown snippet",
+    "drift_report_title": "Drift report",
+    "reproduce_readme": "# Reproduce the outputs of {folder}\n\nEach output on the page was printed by a snippet on "
+    "the site's build machine. To print it on yours:\n\n```bash\npython3 -m venv .venv && .venv/bin/pip install "
+    "torch=={torch}\n.venv/bin/python reproduce.py {example}\n```\n\nIt runs the snippet with the site's pins (two "
+    "threads, AVX2 kernels, MKL's reproducible branch), then says\nwhich parts of the output matched the record, "
+    "shows a diff of what did not, and prints both machines side by\nside. Snippets here: {ids}.\n",
+}
