@@ -24,7 +24,7 @@ from ..kinds import assemble
 from ..lang import strings, translations
 from ..page import directives
 from ..page.highlight import Highlighter
-from . import search_index, site_files, workarounds
+from . import llms, search_index, site_files, workarounds
 from .files import reproduce_files
 
 if TYPE_CHECKING:
@@ -126,6 +126,7 @@ class Build:
             owners.claim(
                 f"{folder.as_posix()}/{labs.download_name(lab)}", f"the lab docs/{src_uri}", self.bundle(src_uri)
             )
+        llms.claim(owners, self.mkdocs_files, self.catalog, self.config)  # each page's Markdown twin, llms.txt
         return owners
 
     def notebooks(self) -> list[dict[str, str]]:
@@ -148,6 +149,7 @@ class Build:
         """What the site gets after every language is built: the files claimed (nothing is written unless every
         name has one owner), the search index and the sitemaps per language, the 404 page."""
         self.claims().write_all(site)
+        llms.link_pages(site, self.mkdocs_files)
         workarounds.split_search_index(site)
         search_index.complete(site)
         workarounds.sitemap_per_language(site, site_url, self.notebooks())
