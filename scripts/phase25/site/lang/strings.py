@@ -1,7 +1,8 @@
 """The strings the site's code writes itself, in each language, with numbers and plurals done right.
 
-The vocabulary follows ``GLOSSARY.md`` (snippet = «fragmento», build = «generar
-el sitio», never «compilación»). Numbers follow each language's conventions: a
+The vocabulary of a translated language follows its glossary, ``glossary_<code>.toml`` beside this module
+(snippet = «fragmento», build = «generar el sitio», never «compilación»; tests/test_glossary.py fails on a form it
+rules out). Numbers follow each language's conventions: a
 decimal comma and agreeing plurals in Spanish («1 hilo», «2 hilos», «1,2 s»).
 Each language's strings live in a module of their own (``strings_en``, ``strings_es``); which languages the
 site has is declared once (:mod:`languages`).
