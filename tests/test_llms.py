@@ -18,14 +18,14 @@ from markdown_it import MarkdownIt
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site.hosts.llms import OTHER
-from phase25.site.hosts.markdown_snippet import Where, fence
+from phase25.site.hosts.markdown_snippet import OUTPUT, Where, fence
 from phase25.site.hosts.markdown_twins import Links, notebook_twin, page_twin
 from phase25.site.lang.provenance_text import provenance_line
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
-def fences(markdown: str, info: str = "text") -> list[str]:
+def fences(markdown: str, info: str = OUTPUT) -> list[str]:
     """The content of every fenced block of ``info`` as a CommonMark parser reads it (its last newline dropped)."""
     tokens = MarkdownIt("commonmark").parse(markdown)
     return [t.content.removesuffix("\n") for t in tokens if t.type == "fence" and t.info.strip() == info]
@@ -71,6 +71,9 @@ def test_links_lead_to_the_other_pages_twin_and_files_to_the_site(catalog):
     )
     assert links.rewrite("[up](https://pytorch.org) [here](#x)") == "[up](https://pytorch.org) [here](#x)"
     assert Links(pages, "es/theory/a.md").rewrite("[inicio](../index.md)") == "[inicio](../../index.md)"
+    assert links.rewrite("second line of a link's text](../index.md) goes on") == (
+        "second line of a link's text](../../index.md) goes on"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +94,7 @@ def test_an_output_holding_fences_stays_one_block_byte_for_byte(toy_catalog):
     record = toy_catalog.standing("toy/fenced", "cpu").record
     twin = twin_of("# T\n\n::: snippet toy/fenced\n", toy_catalog)
     assert fences(twin) == [record.stdout.rstrip("\n")]
-    assert "`````text" in twin  # longer than the longest run of backticks inside
+    assert "`````output" in twin  # longer than the longest run of backticks inside
     assert fence("a ``` b", "text").startswith("````text\n")
 
 
@@ -99,7 +102,7 @@ def test_stderr_alone_is_fenced_under_its_label(toy_catalog):
     record = toy_catalog.standing("toy/stderr_only", "cpu").record
     twin = twin_of("# T\n\n::: snippet toy/stderr_only\n", toy_catalog)
     assert record.stdout == "" and fences(twin) == ["only on stderr"]
-    assert "stderr:\n\n```text\nonly on stderr\n```" in twin
+    assert "stderr:\n\n```output\nonly on stderr\n```" in twin
 
 
 def test_a_pending_gpu_tab_says_why_and_carries_its_pending_text(toy_catalog):
@@ -168,6 +171,26 @@ def test_every_fenced_output_of_every_twin_is_a_records_stream_byte_for_byte(bui
             assert output in streams or (lab and any(output in s for s in streams)), (twin, output[:200])
             checked += 1
     assert checked > 100
+
+
+def hrefs(markdown: str) -> list[str]:
+    """Every link and image a CommonMark parser finds in a twin (fenced code holds none)."""
+    found = []
+    for token in MarkdownIt("commonmark").parse(markdown):
+        for child in token.children or []:
+            found += [str(v) for k, v in (child.attrs or {}).items() if k in ("href", "src")]
+    return found
+
+
+@pytest.mark.slow
+def test_every_link_of_every_twin_leads_to_a_file_of_the_site(built_site):
+    broken = []
+    for twin in twins_in(built_site):
+        for href in hrefs(twin.read_text(encoding="utf-8")):
+            path = href.split("#")[0]
+            if path and not re.match(r"^[a-z]+:", path) and not (twin.parent / path).resolve().is_file():
+                broken.append(f"{twin.relative_to(built_site)}: {href}")
+    assert broken == []
 
 
 def llms_links(index: str) -> list[tuple[str, str]]:

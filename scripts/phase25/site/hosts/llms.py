@@ -64,7 +64,7 @@ def twins(mkdocs_files: dict[str, str], catalog: Catalog, docs: Path, site: Path
         lang = source.split("/", 1)[0]
         text = (docs / source).read_text(encoding="utf-8")
         links = Links(found, source)
-        depth = name.count("/") - (0 if lang == strings.DEFAULT else 1)
+        depth = name.count("/")  # the site's root, where the published files are, whatever the language
         if source.endswith(".ipynb"):
             twin = notebook_twin(text, links, f"docs/{source}")
         else:

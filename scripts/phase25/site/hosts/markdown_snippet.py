@@ -23,6 +23,7 @@ from ..lang.provenance_text import provenance_line
 from ..lang.strings import count, text
 
 _TICKS = re.compile(r"`+")
+OUTPUT = "output"  # the info string of a fence that holds a recorded output, as the record holds it
 
 
 def fence(content: str, info: str = "") -> str:
@@ -53,9 +54,9 @@ def _streams(stdout: str, stderr: str, lang: str) -> list[str]:
     has_out, has_err = bool(stdout.strip()), bool(stderr.strip())
     blocks = []
     if has_out:
-        blocks.append((f"{text(lang, 'stdout')}:\n\n" if has_err else "") + fence(shown(stdout), "text"))
+        blocks.append((f"{text(lang, 'stdout')}:\n\n" if has_err else "") + fence(shown(stdout), OUTPUT))
     if has_err:
-        blocks.append(f"{text(lang, 'stderr')}:\n\n" + fence(shown(stderr), "text"))
+        blocks.append(f"{text(lang, 'stderr')}:\n\n" + fence(shown(stderr), OUTPUT))
     return blocks
 
 

@@ -18,9 +18,10 @@ import re
 from ...core.errors import SourceError
 from ..lang.strings import DEFAULT
 from ..page import directives, page_source
-from .markdown_snippet import Where, fence, snippet_markdown
+from .markdown_snippet import OUTPUT, Where, fence, snippet_markdown
 
-LINK = re.compile(r"(?P<head>!?\[[^\]\n]*\]\()(?P<target><[^>\n]*>|[^)\s]+)(?P<tail>[^)\n]*\))")
+# A link's target: after "](", whether its text began on this line or on one above.
+LINK = re.compile(r"(?P<head>\]\()(?P<target><[^>\n]*>|[^)\s]+)(?P<tail>[^)\n]*\))")
 REFERENCE = re.compile(r"^(?P<head>[ \t]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target>\S+)(?P<tail>.*)$")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -42,6 +43,8 @@ class Links:
         if href.startswith(("#", "/")) or SCHEME.match(href):
             return href
         path, hash_, anchor = href.partition("#")
+        if self.source.endswith(".ipynb"):  # a notebook links published addresses, relative to its page
+            return (path + "index.md" if path.endswith("/") else path) + hash_ + anchor
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(self.source), path))
         lang, _, rest = resolved.partition("/")
         site = self.pages.get(resolved) or (rest if lang == DEFAULT else resolved)
@@ -111,7 +114,7 @@ def notebook_twin(notebook: str, links: Links, label: str = "notebook") -> str:
         for output in cell.get("outputs", []):
             printed = "".join(output.get("text", []))
             if printed.strip():
-                blocks.append(fence(printed.rstrip("\n"), "text"))
+                blocks.append(fence(printed.rstrip("\n"), OUTPUT))
     return "\n\n".join(blocks).strip("\n") + "\n"
 
 
