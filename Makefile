@@ -18,7 +18,7 @@ shards  = $(foreach w,$(value SHARDS),'$(subst ','\'',$(w))')
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: setup browser site serve test check static lint format types model check-model labs records check-records report gpu-records \
-        gpu-capture translations stamp-translation check-site torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines clean
+        gpu-capture translations stamp-translation check-site torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines offline clean
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 
@@ -141,6 +141,9 @@ engines: setup  ## build the site with MkDocs and with ProperDocs (strict) and c
 
 versions: setup  ## publish this release as latest and the previous one (PREVIOUS=torch-X.Y.Z tag) on gh-pages (mike)
 	$(P25) versions --previous "$${PREVIOUS}"
+
+offline: setup  ## the site as one zip readable from the disk (file://), both languages, search included
+	$(P25) offline --output "$${OUTPUT:-site-offline.zip}"
 
 bench: setup  ## build and execution figures (numbers to read, not a test)
 	$(P25) bench

@@ -21,6 +21,7 @@
     model [--check]       retrain the running example (and compare with the committed checkpoint)
     engines               build the site with MkDocs and with ProperDocs; compare them page by page
     site-check [--site D] the reader's path on a built site: links, anchors, ids, downloads, references
+    offline               build the site and pack it as a zip a reader opens from the disk (file://)
 
 Bad input is reported as one line naming the file (and line) and exits with 2;
 Ctrl-C stops everything at once and exits with 130.
@@ -59,6 +60,7 @@ COMMANDS = {
     "model": "tools.commands:model",
     "engines": "tools.commands:engines",
     "site-check": "tools.commands:site_check",
+    "offline": "tools.offline:main",
 }
 
 
@@ -105,6 +107,9 @@ def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("site-check", help="the reader's path on a built site: links, anchors, ids, downloads")
     p.add_argument("--site", help="the built site (default: site/)")
     p.add_argument("--prefix", help="the path the site is published under (default: its pages' canonical address)")
+    sub.add_parser("offline", help="the site as a zip readable from file://, both languages").add_argument(
+        "--output", default="site-offline.zip", help="the zip to write (default: site-offline.zip)"
+    )
     sub.add_parser("model", help="retrain the running example").add_argument(
         "--check", action="store_true", help="compare with the committed checkpoint; write nothing"
     )
