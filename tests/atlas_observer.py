@@ -5,8 +5,11 @@ For each overload it rebuilds the arguments a call receives from the OpInfo samp
 below autograd with a dispatch mode, or the sample itself where the overload takes it), then:
 - ``keys``: which dispatch keys' kernels run, seen by a spy around the kernel each key holds;
 - ``grad_fn``: the node a direct call of that overload records when its floating inputs require grad;
-- ``inductor``: how Inductor's generated code treats a compiled call of it, read from the code itself.
-An overload no sample reaches is called as the test names it (``call``: a factory with no tensor argument).
+- ``inductor``: how Inductor's generated code treats a compiled call of it, read from the code itself, and
+  ``calls_itself``: whether that code calls this very overload;
+- ``composite``: the alias keys torch holds a kernel at for it (``_dispatch_has_kernel_for_dispatch_key``).
+An overload no sample reaches is called as the test names it (``call``, ``kwargs``: a factory, or float tensors
+of given shapes); a call that raises gives ``error`` beside the keys whose kernels ran before it.
 """
 
 from __future__ import annotations
@@ -107,6 +110,8 @@ def keys_run(op: torch._ops.OpOverload, call) -> list[str]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             call()
+    except Exception as exc:  # noqa: BLE001 - a key with no kernel: the keys that ran before it, and the error
+        return [*dict.fromkeys(fired), f"error: {type(exc).__name__}"]
     finally:
         library._destroy()
     return list(dict.fromkeys(fired)) or ["Undefined"]
@@ -126,8 +131,14 @@ def grad_fn(op, args, kwargs):
     return {"grad_fn": type(node).__name__ if node is not None else None}
 
 
-def inductor(op, args, kwargs) -> str:
-    """decomposed (no trace of the operator), extern (a library call), fallback (the ATen kernel), or loops."""
+def composite(name: str) -> list[str]:
+    keys = ("CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional")
+    return [k for k in keys if C._dispatch_has_kernel_for_dispatch_key(name, k)]
+
+
+def inductor(op, args, kwargs) -> tuple[str, bool]:
+    """decomposed (no trace of the operator), extern (a library call), fallback (the ATen kernel), or loops; and
+    whether the code calls this very overload (aten.<name>.<overload>)."""
     from torch._inductor.utils import run_and_get_code
 
     torch._dynamo.reset()
@@ -135,11 +146,12 @@ def inductor(op, args, kwargs) -> str:
     _, codes = run_and_get_code(compiled, *args)
     code = "\n".join(codes)
     base = op.name().split("::")[1].split(".")[0]
+    itself = f"aten.{base}.{op._overloadname}" in code
     if f"extern_kernels.{base}(" in code:
-        return "extern"
+        return "extern", itself
     if f"aten.{base}." in code or f"aten.{base}(" in code:
-        return "fallback"
-    return "loops"
+        return "fallback", itself
+    return "loops", itself
 
 
 def main() -> None:
@@ -148,18 +160,29 @@ def main() -> None:
     for item in wanted:
         op = resolve(item["name"])
         if item.get("sample"):
-            captured = arguments(op, item["sample"])
+            try:
+                captured = arguments(op, item["sample"])
+            except Exception as exc:  # noqa: BLE001 - the sample cannot be rebuilt here: said, not guessed
+                print(f"{item['name']}: its sample cannot be rebuilt ({type(exc).__name__})", file=sys.stderr)
+                captured = None
             if captured is None:
                 found[item["name"]] = {"missing": True}
                 continue
             args, kwargs = captured
         else:
             args = [torch.randn(a["tensor"]) if isinstance(a, dict) else a for a in item["call"]]
-            kwargs = {}
+            kwargs = {
+                k: getattr(torch, v.removeprefix("torch.")) if str(v).startswith("torch.") else v
+                for k, v in item.get("kwargs", {}).items()
+            }
         observed = {"keys": keys_run(op, lambda op=op, a=args, k=kwargs: op(*a, **k)), **grad_fn(op, args, kwargs)}
+        observed["composite"] = composite(item["name"])
         if item.get("compile"):
-            observed["inductor"] = inductor(op, args, kwargs)
-        found[item["name"]] = observed
+            try:
+                observed["inductor"], observed["calls_itself"] = inductor(op, args, kwargs)
+            except Exception as exc:  # noqa: BLE001 - reported: a label is never held to a compile that failed
+                observed["inductor"], observed["calls_itself"] = f"error: {type(exc).__name__}", False
+        found[item.get("key", item["name"])] = observed
     json.dump(found, sys.stdout)
 
 

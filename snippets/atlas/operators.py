@@ -12,6 +12,7 @@ recorded with its arguments, then called directly, once per context, with a spy 
 kernel at each key: the keys whose kernels ran are the walk. The rule that infers a walk from the table (for
 the operators no sample reaches) is checked against every observed walk, and the run fails on a mismatch.
 """
+import inspect
 import json
 import os
 import re
@@ -56,8 +57,9 @@ HANDS_ON = ("Autograd", "Autocast", "ADInplaceOrView", "Functionalize", "Python"
 ENDS = ("math kernel", "default backend kernel")  # composite kernels: they call other operators afresh
 ROW = re.compile(r"^(?P<key>\w+): (?P<fallthrough>fallthrough )?registered (?:at (?P<site>\S+?:\d+)|by "
                  r"(?P<by>\w+))(?: :: .*?)? \[ ?(?P<kind>[^\]]*?) ?\]$")
-REGISTERED = re.compile(r"^(?P<key>\w+)(?P<alias>\[alias\])?(?P<inactive> \(inactive\))?: registered at "
-                        r"(?P<site>\S+?:\d+)(?: :: .*?)? \[ (?P<kind>[^\]]*) \]$")
+# "registered by RegisterOperators": the legacy registration path names no file (torch's own _test operators)
+REGISTERED = re.compile(r"^(?P<key>\w+)(?P<alias>\[alias\])?(?P<inactive> \(inactive\))?: registered (?:at "
+                        r"(?P<site>\S+?:\d+)|by (?P<by>\w+))(?: :: .*?)? \[ (?P<kind>[^\]]*) \]$")
 WHEEL = os.path.dirname(torch.__file__)
 YAMLS = {"native": os.path.join(WHEEL, "..", "torchgen", "packaged", "ATen", "native", "native_functions.yaml"),
          "derivatives": os.path.join(WHEEL, "..", "torchgen", "packaged", "autograd", "derivatives.yaml")}
@@ -95,7 +97,7 @@ def registrations(name):
             continue
         target = hidden if match["inactive"] else found
         key = match["key"] + ("[alias]" if match["alias"] else "")
-        target[key] = (match["site"], "fallthrough" if "fallthrough" in match["kind"] else "kernel")
+        target[key] = (match["site"] or match["by"], "fallthrough" if "fallthrough" in match["kind"] else "kernel")
     return found, hidden
 
 
@@ -132,28 +134,33 @@ def call_keys(tensors):
 
 # --8<-- [start:rule]
 def inferred_walk(rows, keys, target):
-    """The walk the table implies for a key set: a fallthrough passes the call on unseen, a functionality
-    kernel runs and hands it on below its key, anything else runs and ends it. BackendSelect hands it to the
-    backend the call's options name (``target``). An empty set runs the table's Undefined entry."""
+    """The walk the table implies for a key set, and the key where it fails (or None): a fallthrough passes
+    the call on unseen; a functionality kernel runs and hands it on below its key; a math or default backend
+    kernel, or any other kernel, runs and ends it; a key with no kernel at all ends it with an error
+    (NotImplementedError). BackendSelect hands the call to the backend its options name (``target``), unless
+    its kernel is written in Python (the prims): that kernel computes the result itself. An empty set runs
+    the table's Undefined entry."""
     path = []
     for _ in range(64):
         key = keys.highestPriorityTypeId()
         name = C._dispatch_key_name(key)
-        kind = rows.get(name, ("missing",))[0]
+        kind, site = rows.get(name, ("missing", ""))[:2]
         if key == C.DispatchKey.Undefined:
             if not path:
                 path.append(name)
-            return path
+            return path, None
         if kind == "fallthrough":
             keys = keys & C._dispatch_keyset_full_after(key)
             continue
+        if kind == "missing":
+            return path, name
         path.append(name)
-        if kind in ENDS or kind == "missing" or not name.startswith(HANDS_ON):
-            return path
+        if kind in ENDS or not name.startswith(HANDS_ON) or (name == "BackendSelect" and ".py:" in site):
+            return path, None
         if name == "BackendSelect":
             keys = keys | C.DispatchKeySet(C._dispatch_key_parse(target))
         keys = keys & C._dispatch_keyset_full_after(key)
-    return path
+    return path, None
 # --8<-- [end:rule]
 
 
@@ -288,7 +295,7 @@ def observe(name, op, rows, args, kwargs):
         try:
             with enter(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                inferred = inferred_walk(rows, call_keys(tensors_of(a, k)), target)
+                inferred, _ = inferred_walk(rows, call_keys(tensors_of(a, k)), target)
                 op(*a, **k)
         except Exception:  # noqa: BLE001 - a context this sample cannot run in is not shown
             continue
@@ -349,28 +356,49 @@ def decomposition_trace(function, op, args, kwargs):
             graph = make_fx(run)(*copied(args, {})[0])
     except Exception:  # noqa: BLE001 - a decomposition that cannot be traced on this sample is not shown
         return None
-    if declined:
+    produced = sorted({n.target.name() for n in graph.graph.nodes if isinstance(n.target, torch._ops.OpOverload)})
+    if declined or op.name() in produced:  # returned NotImplemented, or called the operator itself again
         return {"declined": True}
-    return {"produces": sorted({n.target.name() for n in graph.graph.nodes
-                                if isinstance(n.target, torch._ops.OpOverload)})}
+    return {"produces": produced}
 
 
-def inductor(op, composite, trace):
-    """What Inductor does with the overload, from its own tables: a decomposition it applies (and whether it
-    declined the sample), a lowering, a fallback to the ATen kernel; CompositeImplicitAutograd decomposes
-    before Inductor sees the graph; anything else is called as an ATen kernel (implicit fallback)."""
-    if composite:
+def conditional(function):
+    """Whether a decomposition can decline a call: its source returns NotImplemented somewhere (unreadable
+    source counts as can)."""
+    try:
+        return "NotImplemented" in inspect.getsource(inspect.unwrap(function))
+    except (OSError, TypeError):
+        return True
+
+
+def degenerate(args, kwargs):
+    """A sample whose tensors have a dimension of size 0 or 1: the shapes a shape-dependent decomposition
+    most often accepts (mm's dot and outer products), not the shapes a reader's model passes."""
+    return any(size <= 1 for t in tensors_of(args, kwargs) for size in t.shape)
+
+
+def inductor(op, found, trace):
+    """What Inductor does with the overload, and how that is known. Observed: its Inductor decomposition run on
+    the sample, applied (always, or some calls only) or declined. Read: a math kernel at AutogradCPU decomposes
+    while AOTAutograd traces; an overload that writes an argument and has a Functionalize kernel reaches
+    Inductor in its functional form; a lowering that is Inductor's fallback handler calls the ATen kernel;
+    another lowering writes code of its own; no entry at all: the ATen kernel is called (implicit fallback).
+    An Inductor decomposition that was not run says only that it is in the table."""
+    if found["table"].get("AutogradCPU", [""])[0] == "math kernel":
         return "composite", "table"
+    if found.get("annotations", {}).get("writes") and "Functionalize" in found["table"]:
+        return "functionalized", "table"
+    declined = ""
     if op in INDUCTOR_DECOMPOSITIONS:
-        if trace is not None and trace.get("declined"):
-            return ("fallback" if op in lowering.fallbacks else "lowered" if op in lowering.lowerings
-                    else "implicit_fallback") + "_declined", "observed"
-        return "decomposed", "observed" if trace is not None else "table"
-    if op in lowering.fallbacks:
-        return "fallback", "table"
-    if op in lowering.lowerings:
-        return "lowered", "table"
-    return "implicit_fallback", "table"
+        if trace is None:
+            return "decomposition_table", "table"
+        if not trace.get("declined"):
+            return ("decomposed_some" if conditional(INDUCTOR_DECOMPOSITIONS[op]) else "decomposed"), "observed"
+        declined = "_declined"
+    lowered = lowering.lowerings.get(op)
+    treatment = ("implicit_fallback" if lowered is None else "fallback"
+                 if getattr(lowered, "_is_fallback_handler", False) else "lowered")
+    return treatment + declined, "observed" if declined else "table"
 
 
 def yaml_index(path, prefix):
@@ -463,14 +491,21 @@ def entry(name, sample):
     else:
         schema_tensors = op is not None and any("Tensor" in str(a.type) for a in op._schema.arguments)
         generic = [torch.empty(1, device=device)] if schema_tensors else []
-        walks = {}
+        walks, missing = {}, {}
         for context, (enter, tensors, _, target) in contexts(generic, {}).items():
             with enter():
-                walks[context] = inferred_walk(rows, call_keys(tensors), target)
+                walks[context], fails = inferred_walk(rows, call_keys(tensors), target)
+            if fails is not None:
+                missing[context] = fails
         found["walks"], found["walked"] = walks, "inferred"
-    treatment, how = inductor(op, found["composite"] == "implicit", trace) \
-        if op is not None else ("none", "table")
+        if missing:  # the key where such a call raises NotImplementedError: no kernel there
+            found["no_kernel"] = missing
+    treatment, how = inductor(op, found, trace) if op is not None else ("none", "table")
     found["inductor"], found["inductor_how"] = treatment, how
+    if op is not None and op in lowering.fallbacks and treatment.startswith("lowered"):
+        found["fallback_set"] = True  # a lowering of its own that hands some calls to the ATen kernel
+    if treatment == "decomposed_some" and degenerate(*sample[1:]):
+        found["degenerate"] = True
     return found
 
 
@@ -520,8 +555,8 @@ namespaces = Counter(e["name"].split("::")[0] for e in entries)
 print(f"the atlas lists {len(entries)} in {len(namespaces)} namespaces ({namespaces['aten']} of them aten)")
 for key in ("CPU", "CUDA", "Meta", "FuncTorchBatched", "Functionalize"):
     print(f"  a kernel of their own under {key:<18} {sum(key in e['kernels'] for e in entries):>5}")
-print("  an autograd kernel (a formula of their own):",
-      sum(e["table"].get("AutogradCPU", [""])[0] == "autograd kernel" for e in entries))
+print("  a kernel at AutogradCPU of their own (not a math kernel, not the shared fallback):",
+      sum(e["table"].get("AutogradCPU", [""])[0] in ("autograd kernel", "kernel") for e in entries))
 print("  registered under an alias:", dict(sorted(Counter(a for e in entries for a in e["aliases"]).items())))
 print("  what runs at the CPU key:", dict(sorted(Counter(
     e["table"].get("CPU", ["none", ""])[0] for e in entries).items())))
@@ -529,6 +564,10 @@ print("  tagged core:", sum("core" in e["tags"] for e in entries), "· a torch._
       sum("torch._decomp" in e["decomposition"] for e in entries), "· in Inductor's table:",
       sum("inductor" in e["decomposition"] for e in entries))
 print("  what Inductor does:", dict(sorted(Counter(e["inductor"] for e in entries).items())))
+print("    seen on a call:", dict(sorted(Counter(e["inductor"] for e in entries if e["inductor_how"] == "observed")
+                                     .items())), "· a degenerate sample:", sum("degenerate" in e for e in entries))
+print("  inferred walks that end where no kernel is registered (the call raises):",
+      sum("no_kernel" in e for e in entries))
 print("  Python kernels (py_impl):", sum(bool(e["python"]) for e in entries),
       "· a Python Meta kernel hiding a C++ one:", sum("Meta" in e["hidden"] for e in entries))
 if sampled is None:

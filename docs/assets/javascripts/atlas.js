@@ -140,8 +140,10 @@
     const how = label(`how_${entry.inductor_how}`);
     const treatment = entry.inductor.replace(/_declined$/, "");
     const declined = entry.inductor.endsWith("_declined") ? ` ${label("explain_declined")}` : "";
+    const notes = [entry.degenerate ? label("degenerate") : "", entry.fallback_set ? label("fallback_set") : ""]
+      .filter(Boolean).map((note) => ` ${note}.`).join("");
     row(list, label("inductor"),
-      `${label(`inductor_${entry.inductor}`)}. ${label(`explain_${treatment}`)}${declined} (${how})`);
+      `${label(`inductor_${entry.inductor}`)}. ${label(`explain_${treatment}`)}${declined} (${how})${notes}`);
     if (entry.sample) {
       const value = entry.error ? label("call_failed", { error: entry.error })
         : (entry.grad_fn ? code(entry.grad_fn) : label("no_grad_fn"));
@@ -170,6 +172,8 @@
         const own = entry.table[key];
         return own ? `${key} (${own[0]})` : key;
       }).join(" → ")));
+      const missing = (entry.no_kernel || {})[start];
+      if (missing) li.append(` ${label("no_kernel", { key: missing })}`);
       walks.push(li);
     }
     row(list, label("walks"), lines(walks));

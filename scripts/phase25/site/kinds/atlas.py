@@ -60,6 +60,10 @@ _OPTIONAL: dict[str, Any] = {
     "grad_fn": lambda v: v is None or isinstance(v, str),
     "sample": lambda v: isinstance(v, str),
     "arguments": lambda v: isinstance(v, str),
+    "inductor_how": lambda v: v in ("observed", "table"),
+    "no_kernel": lambda v: isinstance(v, dict) and all(k in CONTEXTS and isinstance(x, str) for k, x in v.items()),
+    "degenerate": lambda v: v is True,
+    "fallback_set": lambda v: v is True,
 }
 
 
@@ -152,8 +156,9 @@ def data_files(record: Record, root: Path | None = None) -> dict[str, str]:
 
 
 def has_autograd_kernel(entry: dict[str, Any]) -> bool:
-    """A derivative formula of its own: the autograd key's row of its table is an autograd kernel (registered
-    under the Autograd alias or at the key), not a math kernel nor the shared fallback."""
+    """A kernel of its own at AutogradCPU (registered under the Autograd alias or at the key), not a math kernel
+    nor the shared fallback. Not "a derivative formula": some such kernels record no node (outputs that are not
+    differentiable) or raise."""
     return entry["table"].get("AutogradCPU", ["", ""])[0] in ("autograd kernel", "kernel")
 
 

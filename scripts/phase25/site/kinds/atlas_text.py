@@ -17,13 +17,17 @@ STAGES = ("import torch", "+ torch._dynamo", "+ torch._inductor", "+ OpInfo's sa
 COMPOSITES = ("implicit", "explicit", "explicit-non-functional", "none")
 INDUCTOR = (
     "composite",
+    "functionalized",
     "decomposed",
+    "decomposed_some",
+    "decomposition_table",
     "lowered",
     "fallback",
     "implicit_fallback",
     "lowered_declined",
     "fallback_declined",
     "implicit_fallback_declined",
+    "functionalized_declined",
     "none",
 )
 
@@ -54,6 +58,9 @@ def summary(found: dict[str, list[dict[str, Any]]], record: Record, lang: str) -
         observed=number(lang, len(observed), 0),
         walks=number(lang, sum(len(e["walks"]) for e in observed), 0),
         inferred=number(lang, len(every) - len(observed), 0),
+        no_kernel=number(lang, sum(1 for e in every if "no_kernel" in e), 0),
+        seen=number(lang, sum(1 for e in every if e.get("inductor_how") == "observed"), 0),
+        read=number(lang, sum(1 for e in every if e.get("inductor_how") != "observed"), 0),
     )
     return f'<p class="atlas-summary">{escape(counts)}</p><p class="atlas-summary">{escape(sampled)}</p>'
 

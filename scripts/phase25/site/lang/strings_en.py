@@ -68,9 +68,12 @@ STRINGS: dict[str, str] = {
     "atlas_js_since_tags": "tags were: {tags}",
     "atlas_stage": "{stage}: {n}",
     "atlas_observed": "{observed} overloads are reached by the first sample input of PyTorch's own test suite "
-    "(OpInfo) and were called directly: their walks ({walks}) were observed with spy kernels "
-    "and each equals what the dispatch table implies. The walks of the other {inferred} are "
-    "inferred from the table by that same rule.",
+    "(OpInfo) and were called directly: their walks ({walks}) were observed with spy kernels, and each equals the "
+    "walk the snippet's rule infers from the dispatch table. The walks of the other {inferred} are inferred by "
+    "that rule and not observed ({no_kernel} of them stop at a key where no kernel is registered: a call there "
+    "raises NotImplementedError). What Inductor does was seen on {seen} overloads, whose sample Inductor's "
+    "decomposition was run on; the other {read} say what Inductor's tables, the schema or the dispatch table hold, "
+    "and that it was not seen.",
     "atlas_cuda_missing": "CUDA column: not captured on a GPU yet; it fills in when the GPU capture runs (the GPU "
     "machine has its own torch, named then).",
     "atlas_cuda": "CUDA column: from the CUDA record, torch {torch} on the GPU machine.",
@@ -78,22 +81,27 @@ STRINGS: dict[str, str] = {
     "atlas_composite": "Composite kind:",
     "atlas_any": "any",
     "atlas_filter_cpu": "a CPU kernel of its own",
-    "atlas_filter_decomposed": "decomposed by Inductor",
-    "atlas_filter_backward": "an autograd kernel (a formula of its own)",
+    "atlas_filter_decomposed": "decomposed by Inductor (seen, every call)",
+    "atlas_filter_backward": "a kernel of its own at AutogradCPU",
     "atlas_filter_observed": "walk observed",
     "atlas_legend_composite": "Composite kinds (the alias key the overload registered a kernel under)",
-    "atlas_legend_inductor": "What Inductor does (its own tables, and its decomposition run on the sample)",
+    "atlas_legend_inductor": "What Inductor does (seen where its decomposition ran on a sample, else read from a "
+    "table, as each says)",
     "atlas_count": "{n} overloads",
     "atlas_composite_implicit": "composite (implicit)",
     "atlas_composite_explicit": "composite (explicit)",
     "atlas_composite_explicit-non-functional": "composite (explicit, non-functional)",
     "atlas_composite_none": "no composite kernel",
-    "atlas_define_implicit": "CompositeImplicitAutograd: a kernel written in other ATen operators, used for every "
-    "backend and for the autograd keys; autograd differentiates the operators it calls. A "
-    "kernel registered at a backend key or under Autograd takes precedence at that key.",
-    "atlas_define_explicit": "CompositeExplicitAutograd: one kernel every backend can use, with a derivative formula "
-    "of its own; it fills each backend key that has no kernel of its own (a backend's own "
-    "kernel takes precedence).",
+    "atlas_define_implicit": "CompositeImplicitAutograd: a kernel written in other ATen operators. The dispatch "
+    "table takes it at each backend key that has no kernel of its own and at the autograd keys, so autograd "
+    "differentiates the operators it calls. A kernel registered directly at a key wins at that key. At an autograd "
+    "key the composite kernel also wins over an Autograd registration, unless the backend has a kernel of its own "
+    "(or the operator a CompositeExplicitAutograd one): then the Autograd registration fills that key, or, without "
+    "one, the autograd fallback every operator shares.",
+    "atlas_define_explicit": "CompositeExplicitAutograd: one kernel every backend can use; it fills each backend "
+    "key that has no kernel of its own (a backend's own kernel takes precedence). It is never taken at an autograd "
+    "key: there the operator's own Autograd registration runs (generated from derivatives.yaml for most), or, "
+    "without one, the autograd fallback every operator shares.",
     "atlas_define_explicit-non-functional": "CompositeExplicitAutogradNonFunctional: like the explicit kind, "
     "but the kernel calls "
     "mutating or aliasing operators inside, so backends that need functional graphs (XLA, "
@@ -101,27 +109,44 @@ STRINGS: dict[str, str] = {
     "operators. A backend's own kernel takes precedence: addmm runs its own CPU kernel.",
     "atlas_define_none": "No composite registration: each backend key has a kernel of its own, or none.",
     "atlas_inductor_composite": "decomposed before Inductor sees it",
-    "atlas_inductor_decomposed": "decomposed by Inductor",
+    "atlas_inductor_decomposed": "decomposed by Inductor (seen on its sample)",
+    "atlas_inductor_decomposed_some": "decomposes some calls only (it did on its sample)",
+    "atlas_inductor_decomposition_table": "in Inductor's decomposition table (not run)",
+    "atlas_inductor_functionalized": "functionalized before Inductor (writes an argument)",
     "atlas_inductor_lowered": "a lowering of its own",
-    "atlas_inductor_fallback": "calls the ATen kernel (explicit fallback)",
-    "atlas_inductor_implicit_fallback": "calls the ATen kernel (no rule)",
+    "atlas_inductor_fallback": "calls the ATen kernel (its lowering is the fallback handler)",
+    "atlas_inductor_implicit_fallback": "calls the ATen kernel (in none of Inductor's tables)",
     "atlas_inductor_lowered_declined": "decomposition declined; a lowering of its own",
     "atlas_inductor_fallback_declined": "decomposition declined; calls the ATen kernel",
     "atlas_inductor_implicit_fallback_declined": "decomposition declined; calls the ATen kernel (no rule)",
+    "atlas_inductor_functionalized_declined": "decomposition declined; functionalized before Inductor",
     "atlas_inductor_none": "not an operator Inductor can call",
-    "atlas_explain_composite": "CompositeImplicitAutograd: the call decomposes at the autograd key while AOTAutograd "
-    "traces, so Inductor receives the operators it calls.",
-    "atlas_explain_decomposed": "In Inductor's decomposition table (select_decomp_table()): replaced by the "
-    "operators "
-    "the decomposition produces before lowering.",
-    "atlas_explain_lowered": "In Inductor's lowering table: Inductor writes its own code for it, as loops, a "
-    "template, or a call of a library kernel (extern_kernels.mm, extern_kernels.convolution).",
-    "atlas_explain_fallback": "Registered with make_fallback: Inductor calls the ATen kernel.",
-    "atlas_explain_implicit_fallback": "Neither a decomposition nor a lowering: Inductor calls the ATen "
-    "kernel (implicit "
-    "fallback).",
-    "atlas_explain_declined": "Its entry in Inductor's decomposition table returned NotImplemented on this sample "
-    "(such entries only decompose some shapes), so the operator stays.",
+    "atlas_explain_composite": "Its AutogradCPU row is a math kernel (CompositeImplicitAutograd, and no CPU kernel "
+    "of its own): the call decomposes at the autograd key while AOTAutograd traces, so Inductor receives the "
+    "operators it calls. Read from the dispatch table.",
+    "atlas_explain_decomposed": "Inductor's decomposition (select_decomp_table()) was run on the sample and "
+    "replaced the call by other operators; its source has no path that returns NotImplemented, so it replaces "
+    "every call.",
+    "atlas_explain_decomposed_some": "Inductor's decomposition was run on the sample and replaced the call, but "
+    "its source returns NotImplemented for some shapes, dtypes or devices, and those calls keep the operator. An "
+    "entry says when its sample has a dimension of size 0 or 1, the shapes such decompositions accept most often.",
+    "atlas_explain_decomposition_table": "Inductor's decomposition table has an entry; no sample reached the "
+    "overload, or its decomposition could not be traced on it, so whether the entry applies was not seen (some "
+    "entries return NotImplemented on some calls).",
+    "atlas_explain_functionalized": "Its schema writes an argument and it has a Functionalize kernel of its own: "
+    "AOTAutograd's functionalization replaces the call by the operator's functional form (with a copy_ where an "
+    "input is written) before Inductor sees the graph, so what Inductor does is that form's entry. Read from the "
+    "schema and the dispatch table.",
+    "atlas_explain_lowered": "A lowering of its own in Inductor's lowering table (not the fallback handler): "
+    "Inductor writes code for it, as loops, a template, or a call of a library kernel (extern_kernels.mm, "
+    "extern_kernels.convolution). Read from the table; an entry says when the operator is also in Inductor's "
+    "fallback set, whose calls some cases hand to the ATen kernel.",
+    "atlas_explain_fallback": "Its lowering is Inductor's fallback handler (make_fallback): Inductor calls the "
+    "ATen kernel. Read from the table.",
+    "atlas_explain_implicit_fallback": "No decomposition, lowering or fallback in Inductor's tables, and it writes "
+    "no argument: Inductor calls the ATen kernel (implicit fallback). Read from the tables.",
+    "atlas_explain_declined": "Inductor's decomposition was run on the sample and returned NotImplemented (or "
+    "called the operator again), so the operator stays.",
     "atlas_explain_none": "Not an ATen operator Inductor can call.",
     "atlas_js_shown": "{shown} of {total} overloads shown",
     "atlas_js_schema": "Schema",
@@ -149,8 +174,10 @@ STRINGS: dict[str, str] = {
     "atlas_js_decomp_inductor": "in Inductor's table",
     "atlas_js_core": "tagged core: in the core ATen operator set",
     "atlas_js_inductor": "What Inductor does",
-    "atlas_js_how_observed": "observed: the decomposition was run on the sample",
-    "atlas_js_how_table": "from Inductor's tables",
+    "atlas_js_how_observed": "seen: Inductor's decomposition was run on the sample",
+    "atlas_js_how_table": "read from a table (Inductor's, the dispatch table, the schema), not seen on a call",
+    "atlas_js_degenerate": "the sample has a dimension of size 0 or 1: a call with other shapes may be declined",
+    "atlas_js_fallback_set": "also in Inductor's fallback set: some calls are handed to the ATen kernel",
     "atlas_js_grad_fn": "grad_fn of a direct call (floating-point inputs requiring grad)",
     "atlas_js_no_grad_fn": "none: the call records no node",
     "atlas_js_call_failed": "the call failed with requires_grad inputs ({error})",
@@ -159,7 +186,9 @@ STRINGS: dict[str, str] = {
     "atlas_js_not_sampled": "not called: no OpInfo sample reaches this overload",
     "atlas_js_walks": "Which keys' kernels run, highest first (theory 01 walks linear the same way)",
     "atlas_js_walked_observed": "observed with a spy kernel at every key, on the sample's arguments",
-    "atlas_js_walked_inferred": "inferred from the dispatch table, for a call on a float tensor (no sample)",
+    "atlas_js_walked_inferred": "inferred from the dispatch table by the snippet's rule (not observed), for a call "
+    "on a float tensor (no sample)",
+    "atlas_js_no_kernel": "then {key}, where no kernel is registered: such a call raises NotImplementedError",
     "atlas_js_walk_call": "a call",
     "atlas_js_walk_autocast": "under torch.autocast",
     "atlas_js_walk_inference_mode": "in inference_mode",

@@ -70,10 +70,13 @@ STRINGS: dict[str, str] = {
     "atlas_js_since_schema": "el esquema era: {schema}",
     "atlas_js_since_tags": "las etiquetas eran: {tags}",
     "atlas_stage": "{stage}: {n}",
-    "atlas_observed": "A {observed} sobrecargas llega la primera entrada de ejemplo de la batería de pruebas "
-    "de PyTorch (OpInfo), y se llamaron directamente: sus recorridos ({walks}) se observaron "
-    "con kernels espía y cada uno coincide con lo que implica la tabla de dispatch. Los "
-    "recorridos de las otras {inferred} se infieren de la tabla con esa misma regla.",
+    "atlas_observed": "A {observed} sobrecargas llega la primera entrada de ejemplo de la batería de pruebas de "
+    "PyTorch (OpInfo), y se llamaron directamente: sus recorridos ({walks}) se observaron con kernels espía, y "
+    "cada uno coincide con el que la regla del fragmento infiere de la tabla de dispatch. Los recorridos de las "
+    "otras {inferred} se infieren con esa regla y no se observan ({no_kernel} de ellos se detienen en una clave "
+    "sin ningún kernel registrado: una llamada ahí lanza NotImplementedError). Qué hace Inductor se vio en {seen} "
+    "sobrecargas, con cuya entrada de ejemplo se ejecutó la descomposición de Inductor; las otras {read} dicen lo "
+    "que contienen las tablas de Inductor, el esquema o la tabla de dispatch, y que no se vio.",
     "atlas_cuda_missing": "Columna CUDA: aún no capturada en una GPU; se rellena cuando se ejecute la captura en "
     "la GPU (la máquina con GPU tiene su propio torch, que se indicará entonces).",
     "atlas_cuda": "Columna CUDA: del registro de ejecución de CUDA, torch {torch} en la máquina con GPU.",
@@ -81,25 +84,27 @@ STRINGS: dict[str, str] = {
     "atlas_composite": "Tipo de composición:",
     "atlas_any": "cualquiera",
     "atlas_filter_cpu": "kernel de CPU propio",
-    "atlas_filter_decomposed": "Inductor lo descompone",
-    "atlas_filter_backward": "kernel de autograd (fórmula propia)",
+    "atlas_filter_decomposed": "Inductor lo descompone (visto, en toda llamada)",
+    "atlas_filter_backward": "kernel propio en AutogradCPU",
     "atlas_filter_observed": "recorrido observado",
     "atlas_legend_composite": "Tipos de composición (la clave alias bajo la que la sobrecarga registró un kernel)",
-    "atlas_legend_inductor": "Qué hace Inductor (sus propias tablas, y su descomposición ejecutada con la entrada de "
-    "ejemplo)",
+    "atlas_legend_inductor": "Qué hace Inductor (visto donde su descomposición se ejecutó con una entrada de "
+    "ejemplo; si no, leído de una tabla, y cada valor dice cuál)",
     "atlas_count": "{n} sobrecargas",
     "atlas_composite_implicit": "compuesto (implícito)",
     "atlas_composite_explicit": "compuesto (explícito)",
     "atlas_composite_explicit-non-functional": "compuesto (explícito, no funcional)",
     "atlas_composite_none": "sin kernel compuesto",
-    "atlas_define_implicit": "CompositeImplicitAutograd: un kernel escrito con otros operadores de ATen, que se usa "
-    "para todos los backends y para las claves de autograd; autograd deriva los operadores a "
-    "los que llama. Un kernel registrado en una clave de backend o bajo Autograd tiene "
-    "prioridad en esa clave.",
-    "atlas_define_explicit": "CompositeExplicitAutograd: un solo kernel que sirve a todos los backends, con "
-    "su propia "
-    "fórmula de derivada; ocupa cada clave de backend que no tiene kernel propio (el kernel "
-    "propio de un backend tiene prioridad).",
+    "atlas_define_implicit": "CompositeImplicitAutograd: un kernel escrito con otros operadores de ATen. La tabla "
+    "de dispatch lo toma en cada clave de backend sin kernel propio y en las claves de autograd, así que autograd "
+    "deriva los operadores a los que llama. Un kernel registrado directamente en una clave gana en esa clave. En "
+    "una clave de autograd, el kernel compuesto gana también a un registro bajo Autograd, salvo que el backend "
+    "tenga kernel propio (o el operador uno CompositeExplicitAutograd): entonces ocupa esa clave el registro bajo "
+    "Autograd o, si no lo hay, el fallback de autograd que comparten todos los operadores.",
+    "atlas_define_explicit": "CompositeExplicitAutograd: un solo kernel que sirve a todos los backends; ocupa cada "
+    "clave de backend que no tiene kernel propio (el kernel propio de un backend tiene prioridad). Nunca se toma "
+    "en una clave de autograd: ahí se ejecuta el registro del propio operador bajo Autograd (generado a partir de "
+    "derivatives.yaml en la mayoría) o, si no lo hay, el fallback de autograd que comparten todos los operadores.",
     "atlas_define_explicit-non-functional": "CompositeExplicitAutogradNonFunctional: como el explícito, pero "
     "el kernel llama por "
     "dentro a operadores que mutan o crean alias, así que los backends que necesitan grafos "
@@ -108,29 +113,46 @@ STRINGS: dict[str, str] = {
     "ejecuta su propio kernel de CPU.",
     "atlas_define_none": "Sin registro compuesto: cada clave de backend tiene un kernel propio, o ninguno.",
     "atlas_inductor_composite": "se descompone antes de llegar a Inductor",
-    "atlas_inductor_decomposed": "Inductor lo descompone",
+    "atlas_inductor_decomposed": "Inductor lo descompone (visto con su entrada de ejemplo)",
+    "atlas_inductor_decomposed_some": "solo descompone algunas llamadas (con su entrada de ejemplo lo hizo)",
+    "atlas_inductor_decomposition_table": "en la tabla de descomposiciones de Inductor (sin ejecutar)",
+    "atlas_inductor_functionalized": "se funcionaliza antes de Inductor (escribe un argumento)",
     "atlas_inductor_lowered": "tiene un lowering propio",
-    "atlas_inductor_fallback": "llama al kernel de ATen (fallback explícito)",
-    "atlas_inductor_implicit_fallback": "llama al kernel de ATen (sin regla)",
+    "atlas_inductor_fallback": "llama al kernel de ATen (su lowering es el manejador de fallback)",
+    "atlas_inductor_implicit_fallback": "llama al kernel de ATen (no está en ninguna tabla de Inductor)",
     "atlas_inductor_lowered_declined": "la descomposición no se aplica; tiene un lowering propio",
     "atlas_inductor_fallback_declined": "la descomposición no se aplica; llama al kernel de ATen",
     "atlas_inductor_implicit_fallback_declined": "la descomposición no se aplica; llama al kernel de ATen (sin regla)",
+    "atlas_inductor_functionalized_declined": "la descomposición no se aplica; se funcionaliza antes de Inductor",
     "atlas_inductor_none": "no es un operador al que Inductor pueda llamar",
-    "atlas_explain_composite": "CompositeImplicitAutograd: la llamada se descompone en la clave de autograd mientras "
-    "AOTAutograd traza, así que Inductor recibe los operadores a los que llama.",
-    "atlas_explain_decomposed": "En la tabla de descomposiciones de Inductor (select_decomp_table()): se "
-    "sustituye por "
-    "los operadores que produce la descomposición antes del lowering.",
-    "atlas_explain_lowered": "En la tabla de lowerings de Inductor: Inductor escribe su propio código para él, como "
-    "bucles, una plantilla o una llamada a un kernel de biblioteca (extern_kernels.mm, "
-    "extern_kernels.convolution).",
-    "atlas_explain_fallback": "Registrado con make_fallback: Inductor llama al kernel de ATen.",
-    "atlas_explain_implicit_fallback": "Ni descomposición ni lowering: Inductor llama al kernel de ATen "
-    "(fallback implícito).",
-    "atlas_explain_declined": "Su entrada en la tabla de descomposiciones de Inductor devolvió NotImplemented "
-    "con esta "
-    "entrada de ejemplo (esas entradas solo descomponen algunas formas), así que el operador "
-    "se queda.",
+    "atlas_explain_composite": "Su fila de AutogradCPU es un math kernel (CompositeImplicitAutograd, sin kernel "
+    "propio de CPU): la llamada se descompone en la clave de autograd mientras AOTAutograd traza, así que Inductor "
+    "recibe los operadores a los que llama. Leído de la tabla de dispatch.",
+    "atlas_explain_decomposed": "La descomposición de Inductor (select_decomp_table()) se ejecutó con la entrada "
+    "de ejemplo y sustituyó la llamada por otros operadores; su código no tiene ningún camino que devuelva "
+    "NotImplemented, así que sustituye todas las llamadas.",
+    "atlas_explain_decomposed_some": "La descomposición de Inductor se ejecutó con la entrada de ejemplo y "
+    "sustituyó la llamada, pero su código devuelve NotImplemented con algunas formas, dtypes o dispositivos, y en "
+    "esas llamadas el operador se queda. La entrada avisa cuando su ejemplo tiene una dimensión de tamaño 0 o 1, "
+    "las formas que esas descomposiciones aceptan con más frecuencia.",
+    "atlas_explain_decomposition_table": "La tabla de descomposiciones de Inductor tiene una entrada; ninguna "
+    "entrada de ejemplo llega a la sobrecarga, o su descomposición no se pudo trazar con ella, así que no se vio "
+    "si la entrada se aplica (algunas devuelven NotImplemented en algunas llamadas).",
+    "atlas_explain_functionalized": "Su esquema escribe un argumento y tiene un kernel propio en Functionalize: la "
+    "funcionalización de AOTAutograd sustituye la llamada por la forma funcional del operador (con un copy_ donde "
+    "se escribe una entrada) antes de que Inductor vea el grafo, así que lo que hace Inductor es lo que dice la "
+    "entrada de esa forma. Leído del esquema y de la tabla de dispatch.",
+    "atlas_explain_lowered": "Un lowering (traducción a bucles) propio en la tabla de lowerings de Inductor, no el "
+    "manejador de fallback: Inductor escribe código para él, como bucles, una plantilla o una llamada a un kernel "
+    "de biblioteca (extern_kernels.mm, extern_kernels.convolution). Leído de la tabla; la entrada avisa cuando el "
+    "operador también está en el conjunto de fallbacks de Inductor, que en algunos casos pasa la llamada al kernel "
+    "de ATen.",
+    "atlas_explain_fallback": "Su lowering es el manejador de fallback de Inductor (make_fallback): Inductor llama "
+    "al kernel de ATen. Leído de la tabla.",
+    "atlas_explain_implicit_fallback": "Ni descomposición, ni lowering, ni fallback en las tablas de Inductor, y "
+    "no escribe ningún argumento: Inductor llama al kernel de ATen (fallback implícito). Leído de las tablas.",
+    "atlas_explain_declined": "La descomposición de Inductor se ejecutó con la entrada de ejemplo y devolvió "
+    "NotImplemented (o volvió a llamar al operador), así que el operador se queda.",
     "atlas_explain_none": "No es un operador de ATen al que Inductor pueda llamar.",
     "atlas_js_shown": "sobrecargas mostradas: {shown} de {total}",
     "atlas_js_schema": "Esquema",
@@ -158,8 +180,12 @@ STRINGS: dict[str, str] = {
     "atlas_js_decomp_inductor": "en la tabla de Inductor",
     "atlas_js_core": "etiqueta core: en el conjunto de operadores core de ATen",
     "atlas_js_inductor": "Qué hace Inductor",
-    "atlas_js_how_observed": "observado: la descomposición se ejecutó con la entrada de ejemplo",
-    "atlas_js_how_table": "según las tablas de Inductor",
+    "atlas_js_how_observed": "visto: la descomposición de Inductor se ejecutó con la entrada de ejemplo",
+    "atlas_js_how_table": "leído de una tabla (de Inductor, la de dispatch, el esquema), no visto en una llamada",
+    "atlas_js_degenerate": "la entrada de ejemplo tiene una dimensión de tamaño 0 o 1: con otras formas la "
+    "descomposición puede no aplicarse",
+    "atlas_js_fallback_set": "también está en el conjunto de fallbacks de Inductor: algunas llamadas pasan al "
+    "kernel de ATen",
     "atlas_js_grad_fn": "grad_fn de una llamada directa (entradas de coma flotante con requires_grad)",
     "atlas_js_no_grad_fn": "ninguno: la llamada no graba ningún nodo",
     "atlas_js_call_failed": "la llamada falló con entradas con requires_grad ({error})",
@@ -170,9 +196,10 @@ STRINGS: dict[str, str] = {
     "de la misma forma)",
     "atlas_js_walked_observed": "observado con un kernel espía en cada clave, con los argumentos de la "
     "entrada de ejemplo",
-    "atlas_js_walked_inferred": "inferido de la tabla de dispatch, para una llamada con un tensor float (sin "
-    "entrada de "
-    "ejemplo)",
+    "atlas_js_walked_inferred": "inferido de la tabla de dispatch con la regla del fragmento (no observado), para "
+    "una llamada con un tensor float (sin entrada de ejemplo)",
+    "atlas_js_no_kernel": "después {key}, donde no hay ningún kernel registrado: esa llamada lanza "
+    "NotImplementedError",
     "atlas_js_walk_call": "una llamada",
     "atlas_js_walk_autocast": "bajo torch.autocast",
     "atlas_js_walk_inference_mode": "en inference_mode",
