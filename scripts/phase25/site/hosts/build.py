@@ -17,8 +17,9 @@ from ...core.devices import LOCAL
 from ...core.errors import Interrupted, SourceError
 from ...core.names import refuse_links
 from ...core.paths import Layout
+from ...core.records import Record
 from ...run import plan, pool
-from ..downloads import lab_header, labs
+from ..downloads import lab_header, labs, picture_words
 from ..downloads.published import outside_files, published_url
 from ..kinds import assemble
 from ..lang import strings, translations
@@ -118,6 +119,7 @@ class Build:
                 owner = f"the record of {record.snippet} ({record.device})"
                 for n, c in record.published.items():
                     owners.claim(published_url(record, n), f"{owner}, its published {n}", c)
+                _pictures_in_each_language(record, owners, owner)
                 for path, content in outside_files(record).items():
                     owners.claim(path, f"{owner}, its artifact {path.rsplit('/', 1)[1].removesuffix('.txt')}", content)
         reproduce_files(self.catalog, owners, atlases(Path(self.config.docs_dir)))
@@ -155,6 +157,25 @@ class Build:
         workarounds.sitemap_per_language(site, site_url, self.notebooks())
         if self.not_found:
             site_files.write(site, "404.html", self.not_found)
+
+
+def _pictures_in_each_language(record: Record, owners: site_files.Owners, owner: str) -> None:
+    """Each picture the record published, its labels said in every other language (downloads/picture_words)."""
+    for name in (n for n in sorted(record.published) if n.endswith(".svg")):
+        for lang in strings.LANGUAGES[1:]:
+            said, missing = picture_words.translated(str(record.published[name]), lang)
+            for label in missing:
+                log.warning(
+                    "snippets/%s.py publishes %s, whose label %r has no words in %s: add 'picture: %s' to the "
+                    "language's strings",
+                    record.snippet,
+                    name,
+                    label,
+                    lang,
+                    label,
+                )
+            where = published_url(record, picture_words.picture_name(name, lang))
+            owners.claim(where, f"{owner}, its {name} in {lang}", said)
 
 
 def atlases(docs: Path) -> set[str]:

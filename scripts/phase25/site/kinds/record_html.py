@@ -10,7 +10,7 @@ import re
 
 from ...core import compare
 from ...core.records import OMITTED, Record
-from ..downloads import reproduce_kit
+from ..downloads import picture_words, reproduce_kit
 from ..downloads.published import MANY, outside_files, published_url, source_url
 from ..lang.provenance_text import provenance_line
 from ..lang.strings import count, text
@@ -175,14 +175,15 @@ _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="(?P<w>\d+)"[^>]*?\bheight="(?P<h>\
 def _picture(record: Record, page: Page, name: str) -> str:
     """A picture the snippet drew, at its own size, where its text is the size it was drawn at (12 px): wider
     than the column (a phone), it scrolls in its frame, which a keyboard reaches; a link opens it alone."""
-    src = escape(page.site_root + published_url(record, name))
+    src = escape(page.site_root + published_url(record, picture_words.picture_name(name, page.lang)))
     alt = escape(text(page.lang, "figure", name=name))
     size = _SVG_SIZE.search(str(record.published[name]))
     box = f' width="{size["w"]}" height="{size["h"]}"' if size else ""
     link = f'<a href="{src}">{escape(text(page.lang, "open_full_size", name=name))}</a>'
     return (
         f'<figure class="snippet-figure"><div class="snippet-picture" tabindex="0" role="region" aria-label="{alt}">'
-        f'<img src="{src}" alt="{alt}"{box} loading="lazy"></div><figcaption data-search-exclude>{link}</figcaption></figure>'
+        f'<img src="{src}" alt="{alt}"{box} loading="lazy"></div>'
+        f"<figcaption data-search-exclude>{link}</figcaption></figure>"
     )
 
 

@@ -8,6 +8,18 @@ STRINGS: dict[str, str] = {
     "atlas_js_stage_+ torch._dynamo": "+ torch._dynamo",
     "atlas_js_stage_+ torch._inductor": "+ torch._inductor",
     "atlas_js_stage_+ OpInfo's samples run": "+ OpInfo's samples run",
+    # The words of the pictures a snippet draws (an SVG's <text>), as the page of this language shows them
+    "picture: DDP, step 2: the backward of each layer and the all-reduce of each bucket, as measured (the times "
+    "differ on every run)": "DDP, step 2: the backward of each layer and the all-reduce of each bucket, as measured "
+    "(the times differ on every run)",
+    "picture: main thread": "main thread",
+    "picture: gloo threads": "gloo threads",
+    "picture: rest of the backward": "rest of the backward",
+    "picture: all-reduce issued": "all-reduce issued",
+    "picture: all-reduce running": "all-reduce running",
+    "picture: ms since the backward began on that rank": "ms since the backward began on that rank",
+    "picture: bucket {n}": "bucket {n}",
+    "picture: rank {n}": "rank {n}",
     "theme_skip": "Skip to content",
     "theme_footer": "Footer",
     "unknown_snippet_title": "Unknown snippet",

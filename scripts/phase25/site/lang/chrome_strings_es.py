@@ -6,6 +6,18 @@ STRINGS: dict[str, str] = {
     "atlas_js_stage_+ torch._dynamo": "+ torch._dynamo",
     "atlas_js_stage_+ torch._inductor": "+ torch._inductor",
     "atlas_js_stage_+ OpInfo's samples run": "+ ejecución de las entradas de ejemplo de OpInfo",
+    # The words of the pictures a snippet draws (an SVG's <text>), as the page of this language shows them
+    "picture: DDP, step 2: the backward of each layer and the all-reduce of each bucket, as measured (the times "
+    "differ on every run)": "DDP, paso 2: el backward de cada capa y el all-reduce de cada bucket, tal como se "
+    "midieron (los tiempos cambian en cada ejecución)",
+    "picture: main thread": "hilo principal",
+    "picture: gloo threads": "hilos de gloo",
+    "picture: rest of the backward": "resto del backward",
+    "picture: all-reduce issued": "all-reduce lanzado",
+    "picture: all-reduce running": "all-reduce en curso",
+    "picture: ms since the backward began on that rank": "ms desde que empezó el backward en ese rank",
+    "picture: bucket {n}": "bucket {n}",
+    "picture: rank {n}": "rank {n}",
     "theme_skip": "Saltar al contenido",
     "theme_footer": "Pie de página",
     "unknown_snippet_title": "Fragmento desconocido",
