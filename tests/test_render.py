@@ -175,7 +175,8 @@ def test_expected_error_is_labelled(site):
         expected_error={"type": "RuntimeError", "message": "mat1 and mat2"},
     )
     html, _ = page("::: snippet page/a\n", "es")
-    assert "Lanza RuntimeError, tal como se espera en este ejemplo." in html and '<p class="snippet-stream">stderr</p>' in html
+    assert "Lanza RuntimeError, tal como se espera en este ejemplo." in html
+    assert '<p class="snippet-stream">stderr</p>' in html
 
 
 def test_a_missing_cuda_record_is_an_honest_note_and_its_pending_text_goes_in_its_tab(site):

@@ -123,7 +123,9 @@ while queue:
         nodes.append(node)
         queue += [n for n, _ in node.next_functions if n is not None]
 for node in nodes:  # a pre-hook runs when the engine hands a node the gradient of its output
-    node.register_prehook(lambda grad_out, n=node: engine.append(f"enter {n.name():<34} grad_output {shapes(grad_out)}"))
+    node.register_prehook(
+        lambda grad_out, n=node: engine.append(f"enter {n.name():<34} grad_output {shapes(grad_out)}")
+    )
 y.register_hook(seen.append)  # the gradient of y, dL/dy, as the engine passes it on
 mkl = []
 with watched(mkl) as (calls, ops):

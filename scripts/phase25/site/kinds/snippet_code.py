@@ -42,7 +42,8 @@ def _caption(snippet: Snippet, page: Page, changed: str) -> str:
         what = text(page.lang, "shown_lines", ranges=_ranges(page.lang, snippet.sections), total=total)
     else:
         what = text(page.lang, "header_lines", last=snippet.code_line - 1)
-    return f'<p class="snippet-source" id="{escape(unique_anchor(snippet.id, page))}">{name} · {escape(what)}{changed}</p>'
+    ident = escape(unique_anchor(snippet.id, page))
+    return f'<p class="snippet-source" id="{ident}">{name} · {escape(what)}{changed}</p>'
 
 
 def _whole(snippet: Snippet, page: Page) -> str:
