@@ -8,6 +8,7 @@ that does show links, in the page's language, to the diff the drift page holds u
 from __future__ import annotations
 
 import json
+import os
 
 from phase25.core import atlas_drift, compare, drift
 from phase25.core.catalog import Catalog
@@ -88,3 +89,22 @@ def test_the_drift_page_holds_the_id_inside_the_folded_diff(site, toy):  # noqa:
     details = html[html.index("<details") :]
     target = details.index(f'id="{diff_id("page/a")}"')
     assert details.index("</summary>") < target < details.index("</details>"), "the target is inside the fold"
+
+
+def test_an_output_only_the_build_changed_is_marked_as_the_builds_not_the_releases(site, toy):  # noqa: F811
+    """Moving from the CPU-only wheel to the CUDA build filled in CUDA rows; "changed in 2.15" called that a
+    change of the release."""
+    record, _ = site
+    record()
+    folder = toy.root / drift.REPORTS
+    folder.mkdir(parents=True, exist_ok=True)
+    entry = {"snippet": "page/a", "device": "cpu", "state": "changed", "kind": "build"}
+    cases = (
+        ("2.12.0+cpu", ">changed with the CUDA build<", ">cambió con el build CUDA<"),
+        ("2.12.0+cu130", ">changed in 2.13<", ">cambió en 2.13<"),  # both CUDA builds: the release changed it
+    )
+    for stamp, (before, english, spanish) in enumerate(cases, 1):
+        found = {"a": {"torch": "2.12.0", "build": before}, "b": {"torch": TORCH, "build": f"{TORCH}+cu132"}}
+        (folder / f"torch-2.12.0-to-{TORCH}.json").write_text(json.dumps({**found, "entries": [entry]}))
+        os.utime(folder, ns=(stamp * 10**9, stamp * 10**9))  # the folder's time tells the cache to read again
+        assert english in rendered(toy) and spanish in rendered(toy, "es"), before

@@ -34,8 +34,15 @@ def overloads(output: dict[str, Any] | None) -> dict[str, dict[str, Any]] | None
     return found
 
 
-def changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The atlas's changes from output ``a`` to output ``b``; None when either side has no atlas."""
+def build_key(key: str) -> bool:
+    """A dispatch key whose kernels only a CUDA build registers (``CUDA``, ``SparseCsrCUDA``, ``AutocastCUDA``)."""
+    return "CUDA" in key
+
+
+def changes(a: dict[str, Any] | None, b: dict[str, Any] | None, switch: bool = False) -> dict[str, Any] | None:
+    """The atlas's changes from output ``a`` to output ``b``; None when either side has no atlas. Across a build
+    switch (``switch``: a CPU-only wheel before, a CUDA build after), kernels gained under CUDA keys are the
+    build's and listed apart (``kernels_gained_build``)."""
     before, after = overloads(a), overloads(b)
     if before is None or after is None:
         return None
@@ -43,6 +50,7 @@ def changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any
         "added": sorted(set(after) - set(before)),
         "removed": sorted(set(before) - set(after)),
         "kernels_gained": {},
+        "kernels_gained_build": {},
         "kernels_lost": {},
         **{field: {} for field in FIELDS},
     }
@@ -52,6 +60,9 @@ def changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any
             sorted(set(new["kernels"]) - set(old["kernels"])),
             sorted(set(old["kernels"]) - set(new["kernels"])),
         )
+        if switch and (by_build := [k for k in gained if build_key(k)]):
+            found["kernels_gained_build"][name] = by_build
+            gained = [k for k in gained if not build_key(k)]
         if gained:
             found["kernels_gained"][name] = gained
         if lost:
@@ -97,7 +108,7 @@ def registry_changes(
             changes[name] = {"added": True}
             continue
         change: dict[str, Any] = {}
-        gained = sorted(k for k in set(entry["kernels"]) - set(old["kernels"]) if not (cpu_only and "CUDA" in k))
+        gained = sorted(k for k in set(entry["kernels"]) - set(old["kernels"]) if not (cpu_only and build_key(k)))
         lost = sorted(set(old["kernels"]) - set(entry["kernels"]))
         if gained:
             change["kernels_gained"] = gained

@@ -3,7 +3,15 @@
 Run the CPU snippets under the new torch into a scratch records folder, compare
 with the committed records, and publish the comparison. The report embeds both
 sides' outputs, so it can be checked and rendered without either folder, and
-each changed output is given a kind by the rule stated in :mod:`compare`.
+each changed output is given a kind by the rule stated in :mod:`compare`, with
+two refinements of its own (:func:`classify`): each rank's streams are compared
+apart, and when the old side is a CPU-only wheel and the new one a CUDA build, a
+table whose only changed cells sit in a column headed CUDA changed with the
+build, not the release.
+
+A run that failed on one side (a snippet that calls an API the older release
+lacks) is no output to compare: the entry is on the other side only, and says
+why (``failed``).
 """
 
 from __future__ import annotations
@@ -21,11 +29,100 @@ from .records import Record
 from .snippets import discover
 
 REPORTS = "reports/drift"
-SCHEMA = 3
+SCHEMA = 4
+HEADER_REACH = 20  # a diff's first hunk that starts this close to its stream's top shows it from line 1
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$")
+_SECTION = re.compile(r"^--- (?P<name>.+) \(before\)$")
+
+
+def _stream(output: dict[str, Any], name: str) -> str:
+    """The text of a diff's section ``name`` (``stdout``, ``artifacts/x.txt``, ``rank 1 stderr``) in ``output``."""
+    if name.startswith("artifacts/"):
+        return str((output.get("artifacts") or {}).get(name.removeprefix("artifacts/"), ""))
+    if match := re.fullmatch(r"rank (\d+) (\w+)", name):
+        ranks = output.get("ranks") or []
+        index = int(match.group(1))
+        return str(ranks[index].get(match.group(2), "")) if index < len(ranks) else ""
+    value = output.get(name)
+    return value if isinstance(value, str) else ""
 
 
 def _diff(a: dict | None, b: dict | None) -> str:
-    return compare.diff_outputs(a, b, "before", "after")
+    """The diff of two outputs; a first hunk that starts within :data:`HEADER_REACH` lines of its stream's top
+    starts at line 1 instead, so that a table's header line is shown above its changed rows."""
+    lines, old = compare.diff_outputs(a, b, "before", "after").split("\n"), ""
+    for number, line in enumerate(lines):
+        if section := _SECTION.match(line):
+            old, first = _stream(a or {}, section.group("name")), True
+            continue
+        hunk = _HUNK.match(line)
+        if not hunk or not first:
+            continue
+        first, start = False, int(hunk.group(1))
+        length, new_length = int(hunk.group(2) or 1), int(hunk.group(4) or 1)
+        if 1 < start <= HEADER_REACH + 1 and length and int(hunk.group(3)) == start:
+            above = [" " + text for text in old.split("\n")[: start - 1]]
+            lines[number] = f"@@ -1,{length + start - 1} +1,{new_length + start - 1} @@"
+            lines[number + 1 : number + 1] = above
+    return "\n".join(lines)
+
+
+def build_switch(report: dict[str, Any]) -> bool:
+    """Whether the old side is a CPU-only wheel (``+cpu``) and the new one is not: its CUDA kernels and warnings
+    are the build's, not the release's."""
+    a, b = (str(report.get(side, {}).get("build") or "") for side in ("a", "b"))
+    return a.endswith("+cpu") and not b.endswith("+cpu")
+
+
+def _cuda_columns(output: dict[str, Any]) -> dict[str, Any]:
+    """The output with every cell of a table column headed CUDA masked: a table is a block of lines without a blank
+    one, its header the block's first line, a column the span from one header word to the next."""
+
+    def mask(text: str) -> str:
+        out, header = [], None
+        for line in text.split("\n"):
+            if not line.strip():
+                header = None
+            elif header is None:
+                header = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", line)]
+            else:
+                bounds = [*(start for start, _ in header[1:]), 1 << 30]
+                cells = [(start, end) for (start, word), end in zip(header, bounds, strict=True) if "CUDA" in word]
+                for start, end in cells:
+                    line = line[:start] + "#" * max(0, min(end, len(line)) - start) + line[end:]  # noqa: PLW2901
+            out.append(line)
+        return "\n".join(out)
+
+    return {k: mask(v) if k != "artifacts" and isinstance(v, str) else v for k, v in output.items()}
+
+
+def _flat(output: dict[str, Any]) -> dict[str, Any]:
+    """The output with each rank's streams as streams of their own: compared as one JSON line, a rank's single
+    CUDA line would hide every other change of every rank from the rule."""
+    flat = {k: v for k, v in output.items() if k != "ranks"}
+    for index, rank in enumerate(output.get("ranks") or []):
+        flat.update({f"rank {index} {part}": value for part, value in rank.items()})
+    return flat
+
+
+def classify(a: dict[str, Any], b: dict[str, Any], volatile: tuple[str, ...], switch: bool) -> str:
+    """:func:`compare.classify`'s rule, applied to each rank's streams apart; across a build switch, a change that
+    is gone once the cells of CUDA columns are masked too is the build's."""
+    kind = compare.classify(_flat(a), _flat(b))
+    if kind == "line-numbers":
+        return kind
+    masked_a, masked_b = (_flat(compare.comparable(x, volatile)) for x in (a, b))
+    kind = compare.classify(masked_a, masked_b)
+    if kind == "line-numbers":
+        return "volatile"  # kind was not line-numbers before the volatile lines were masked
+    if kind == "real" and switch and compare.classify(_cuda_columns(masked_a), _cuda_columns(masked_b)) != "real":
+        return "build"
+    return kind
+
+
+def usable(record: Record | None) -> bool:
+    """A record whose output can be compared: one that ran to its end (a failed run says why, not what)."""
+    return record is not None and record.status == "ok"
 
 
 def warning_changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, list[dict[str, str]]]:
@@ -57,41 +154,81 @@ def _label(recs: list[Record]) -> dict[str, str | None]:
     }
 
 
+def _state(ra: Record | None, rb: Record | None) -> str:
+    """How a snippet stands in the comparison; a failed run counts as no output."""
+    a, b = usable(ra), usable(rb)
+    if not (a or b):
+        return "missing"
+    if not (a and b):
+        return "only-a" if a else "only-b"
+    assert ra is not None and rb is not None
+    return "unchanged" if ra.output() == rb.output() else "changed"
+
+
+def _failed(record: Record | None) -> str | None:
+    """Why a side's run gave no output to compare: its status and error, None when it ran or never did."""
+    if record is None or usable(record):
+        return None
+    return str(record.error) if record.status == "failed" else f"{record.status}: {record.error}"
+
+
 def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
     """Every snippet declaring ``device``: unchanged, changed (with a diff and a kind) or on one side only."""
-    entries, side_a, side_b = [], [], []
+    pairs = []
     for snippet in discover(a):
-        if device not in snippet.header.devices:
-            continue
-        ra, rb = records.load(a, snippet.id, device), records.load(b, snippet.id, device)
-        side_a += [ra] if ra else []
-        side_b += [rb] if rb else []
-        out_a, out_b = (r.output() if r else None for r in (ra, rb))
-        state = (
-            "missing"
-            if not (ra or rb)
-            else "only-a"
-            if not rb
-            else "only-b"
-            if not ra
-            else ("unchanged" if out_a == out_b else "changed")
-        )
-        volatile = snippet.header.volatile
-        entries.append(
+        if device in snippet.header.devices:
+            pairs.append((snippet, records.load(a, snippet.id, device), records.load(b, snippet.id, device)))
+    report: dict[str, Any] = {
+        "schema": SCHEMA,
+        "device": device,
+        "a": _label([ra for _, ra, _ in pairs if ra is not None and usable(ra)]),
+        "b": _label([rb for _, _, rb in pairs if rb is not None and usable(rb)]),
+        "entries": [],
+    }
+    switch = build_switch(report)
+    for snippet, ra, rb in pairs:
+        state = _state(ra, rb)
+        out_a, out_b = (r.output() if r is not None and usable(r) else None for r in (ra, rb))
+        volatile = tuple(snippet.header.volatile)
+        changed = state == "changed" and out_a is not None and out_b is not None
+        report["entries"].append(
             {
                 "snippet": snippet.id,
                 "device": device,
                 "state": state,
                 "volatile": list(volatile),
-                "kind": compare.classify(out_a, out_b, volatile) if out_a and out_b and state == "changed" else None,
+                "kind": classify(out_a, out_b, volatile, switch) if changed and out_a and out_b else None,
                 "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
+                "failed": {"a": _failed(ra), "b": _failed(rb)},
                 "output": {"a": out_a, "b": out_b},
-                "diff": _diff(out_a, out_b) if state == "changed" else "",
-                "atlas": atlas_drift.changes(out_a, out_b) if state == "changed" else None,
+                "diff": _diff(out_a, out_b) if changed else "",
+                "atlas": atlas_drift.changes(out_a, out_b, switch) if changed else None,
                 "warnings": warning_changes(out_a, out_b),
             }
         )
-    return {"schema": SCHEMA, "device": device, "a": _label(side_a), "b": _label(side_b), "entries": entries}
+    return report
+
+
+def rederived(report: dict[str, Any]) -> dict[str, Any]:
+    """A committed report brought to this schema from the outputs it embeds: its diffs, kinds and atlas changes
+    derived again by today's rules (an older report stays readable as history without re-running anything)."""
+    found = {**report, "schema": SCHEMA, "entries": []}
+    switch = build_switch(report)
+    for entry in report["entries"]:
+        a, b = entry["output"]["a"], entry["output"]["b"]
+        changed = entry["state"] == "changed" and a is not None and b is not None
+        volatile = tuple(entry.get("volatile", []))
+        found["entries"].append(
+            {
+                **entry,
+                "kind": classify(a, b, volatile, switch) if changed else None,
+                "failed": entry.get("failed") or {"a": None, "b": None},
+                "diff": _diff(a, b) if changed else "",
+                "atlas": atlas_drift.changes(a, b, switch) if changed else None,
+                "warnings": warning_changes(a, b),
+            }
+        )
+    return found
 
 
 def dumps(report: dict[str, Any]) -> str:
@@ -132,19 +269,23 @@ def problems(report: dict) -> list[str]:
     """Integrity of a committed report: each state, kind and diff must follow from the outputs it embeds."""
     if report.get("schema") != SCHEMA:
         return [f"schema {report.get('schema')!r}, expected {SCHEMA}: compare again"]
-    found = []
+    found, switch = [], build_switch(report)
     for entry in report["entries"]:
         a, b = entry["output"]["a"], entry["output"]["b"]
-        if a is not None and b is not None and entry["state"] != ("unchanged" if a == b else "changed"):
-            found.append(f"{entry['snippet']}: state {entry['state']!r} does not match its outputs")
+        both = a is not None and b is not None
+        name, changed = entry["snippet"], entry["state"] == "changed" and both
+        if both and entry["state"] != ("unchanged" if a == b else "changed"):
+            found.append(f"{name}: state {entry['state']!r} does not match its outputs")
+        if not both and entry["state"] in ("changed", "unchanged"):
+            found.append(f"{name}: state {entry['state']!r} with an output on one side only")
         if entry.get("warnings", {"new": [], "gone": []}) != warning_changes(a, b):
-            found.append(f"{entry['snippet']}: the warnings do not follow from the embedded outputs")
-        if entry["state"] == "changed" and entry.get("atlas") != atlas_drift.changes(a, b):
-            found.append(f"{entry['snippet']}: the atlas changes do not follow from the embedded outputs")
-        if entry["state"] == "changed" and entry["diff"] != _diff(a, b):
-            found.append(f"{entry['snippet']}: the diff does not follow from the embedded outputs")
-        if entry["state"] == "changed" and entry["kind"] != compare.classify(a, b, tuple(entry.get("volatile", []))):
-            found.append(f"{entry['snippet']}: kind {entry['kind']!r} does not follow from the embedded outputs")
+            found.append(f"{name}: the warnings do not follow from the embedded outputs")
+        if changed and entry.get("atlas") != atlas_drift.changes(a, b, switch):
+            found.append(f"{name}: the atlas changes do not follow from the embedded outputs")
+        if changed and entry["diff"] != _diff(a, b):
+            found.append(f"{name}: the diff does not follow from the embedded outputs")
+        if changed and entry["kind"] != classify(a, b, tuple(entry.get("volatile", [])), switch):
+            found.append(f"{name}: kind {entry['kind']!r} does not follow from the embedded outputs")
     return found
 
 

@@ -2,7 +2,9 @@
 
     upgrade latest [V]             print version=V and newer=true|false (GitHub Actions output format)
     upgrade drift V                run every CPU snippet under torch V in a scratch environment, write the
-                                   drift report against the committed records, and its page in each language
+                                   drift report against the committed records, and its page in each language;
+                                   V older than the pin: the pin's own report (V -> pin) made again for today's
+                                   snippets, and its review checklist (the boxes already ticked stay ticked)
     upgrade pin V                  keep the committed records aside, then pin torch V and the triton it requires
     upgrade review V               after setup and ``update`` under the new pin: the drift report of the records
                                    kept aside against the new ones, its pages, and the review checklist
@@ -87,16 +89,35 @@ def scratch_records(root: Path, version: str) -> Path:
     return root / ".cache" / "phase25" / f"records-{checked(version)}"
 
 
-def execute(root: Path, version: str, jobs: int, shard: tuple[int, int] | None = None) -> Path:
+def execute(
+    root: Path,
+    version: str,
+    jobs: int,
+    shard: tuple[int, int] | None = None,
+    *,
+    devices: tuple[str, ...] = LOCAL,
+    select: tuple[str, ...] = (),
+    timeout_factor: float = 1.0,
+) -> Path:
     """Run every CPU and emulated snippet (or one shard's share, balanced on the committed wall times) under torch
     ``version`` into a scratch records folder; return that folder. The emulated records are re-made with the
-    rest, so that the shards merged are every record this machine makes; the drift report compares the CPU's."""
+    rest, so that the shards merged are every record this machine makes; the drift report compares the CPU's.
+    ``devices=("cpu",)`` runs only what the report compares: an older release's CPU-only wheel has no triton
+    for the emulated GPU, and a busy machine may need a ``timeout_factor`` above 1."""
     python = scratch_python(root, checked(version))
     scratch = scratch_records(root, version)
     catalog = Catalog(Layout(root, root / "snippets", scratch))
     committed = Catalog(Layout.of(root))
-    todo, _ = plan.jobs(catalog, list(LOCAL), force=True, shard=shard, estimates=committed)
-    outcome = pool.run(catalog, todo, workers=jobs, python=str(python), estimates=committed, reuse=False)
+    todo, _ = plan.jobs(catalog, list(devices), select=select, force=True, shard=shard, estimates=committed)
+    outcome = pool.run(
+        catalog,
+        todo,
+        workers=jobs,
+        python=str(python),
+        estimates=committed,
+        reuse=False,
+        timeout_factor=timeout_factor,
+    )
     for record in outcome.failures:
         print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
     return scratch
@@ -112,8 +133,67 @@ def report(root: Path, version: str, records_folder: Path) -> str:
 
 
 def measure(root: Path, version: str, jobs: int) -> str:
-    """Run every CPU snippet under torch ``version`` on this machine; write the report and its pages."""
+    """Run every CPU snippet under torch ``version`` on this machine; write the report and its pages. A release
+    older than the pin is the one the pin replaced: its report is made again (see :func:`remeasure`)."""
+    if _release(checked(version)) < _release(pinned(root)):
+        return remeasure(root, version, jobs)
     return report(root, version, execute(root, version, jobs))
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split("."))
+
+
+def remeasure(root: Path, before: str, jobs: int) -> str:
+    """The pin's drift report made again for today's snippets: each CPU snippet, as it is now, run under torch
+    ``before`` (the release the pin replaced; its wheel may lie on local disk, pip's find-links) and compared with
+    the committed records. Snippets written since the upgrade get their older output too, and one that fails
+    under ``before`` (an API only the pin has) is an entry that says so. The committed records are not re-made."""
+    folder = scratch_records(root, before)
+    stale = tuple(_not_run(root, folder)) if folder.is_dir() else ()
+    if stale or not folder.is_dir():  # a run cut short, or snippets edited since: only those run again
+        execute(root, before, jobs, devices=("cpu",), select=stale)
+    return compare_before(root, before, folder)
+
+
+def _not_run(root: Path, folder: Path) -> list[str]:
+    """The CPU snippets with no record in ``folder`` made from their source as it is now."""
+    catalog = Catalog(Layout(root, root / "snippets", folder))
+    found = []
+    for snippet_id, snippet in catalog.snippets.items():
+        record = catalog.standing(snippet_id, "cpu").record if "cpu" in snippet.header.devices else None
+        if "cpu" in snippet.header.devices and (record is None or record.source_sha256 != catalog.digests[snippet_id]):
+            found.append(snippet_id)
+    return found
+
+
+def compare_before(root: Path, before: str, folder: Path) -> str:
+    """Write the report ``torch-<before>-to-<pin>`` of ``folder`` (records made under ``before``) against the
+    committed records, and its review checklist with the boxes already ticked kept."""
+    name = f"torch-{checked(before)}-to-{pinned(root)}"
+    found = drift.between(Layout(root, root / "snippets", folder), Layout.of(root))
+    atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
+    if (root / drift.REPORTS / f"{name}{prose_review.SUFFIX}").is_file():
+        rechecked(root, name)
+    return name
+
+
+def rechecked(root: Path, name: str) -> Path:
+    """The review checklist of ``name`` written again from its report; a box ticked before stays ticked when the
+    same directive shows the same snippet on the same device in the same language, on whichever page it stands
+    now (a page split moves the prose with its snippet): that place was read against the new release's output."""
+    path = root / drift.REPORTS / f"{name}{prose_review.SUFFIX}"
+    box = re.compile(r"^- \[(?P<tick>[ x])\] docs/(?P<lang>[^/]+)/\S+ · (?P<item>.+?) · [\w-]+$")
+    before = [box.match(line) for line in path.read_text(encoding="utf-8").split("\n")]
+    ticked = {(m.group("lang"), m.group("item")) for m in before if m and m.group("tick") == "x"}
+    prose_review.write(root, name)
+    lines = []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        match = box.match(line)
+        keep = match is not None and (match.group("lang"), match.group("item")) in ticked
+        lines.append("- [x]" + line[5:] if keep else line)
+    atomic.write_atomic(path, "\n".join(lines))
+    return path
 
 
 def merged_report(root: Path, version: str, shards: list[Path]) -> str:

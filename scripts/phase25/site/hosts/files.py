@@ -1,10 +1,11 @@
-"""The files the site publishes beside its pages: each snippet's source, each page's reproduction kit, and the
-atlas's data, each claimed by the one thing it comes from (see :class:`site_files.Owners`)."""
+"""The files the site publishes beside its pages: each snippet's source, each page's reproduction kit, the
+atlas's data and the drift reports' long diffs, each claimed by the one thing it comes from (see
+:class:`site_files.Owners`)."""
 
 from __future__ import annotations
 
 from ...core.catalog import Catalog
-from ..downloads import reproduce_kit
+from ..downloads import drift_files, reproduce_kit
 from ..downloads.published import source_url
 from ..kinds import atlas
 from . import site_files
@@ -28,6 +29,8 @@ def reproduce_files(
                 continue
             for name, text in published.items():
                 owners.claim(name, f"the record of {standing.record.snippet} ({standing.record.device})", text.encode())
+    for name, diff in drift_files.files(catalog.layout.root).items():
+        owners.claim(name, f"the drift report {name.split('/')[1]}", diff.encode())
     for folder in sorted({s.id.split("/")[0] for s in offered}):
         owners.claim(
             reproduce_kit.url(folder), f"the reproduction kit of snippets/{folder}", reproduce_kit.kit(catalog, folder)

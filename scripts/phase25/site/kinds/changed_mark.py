@@ -5,7 +5,9 @@ never written by hand: the drift report whose new side is the torch this site is
 B the installed release) says which (snippet, device) changed, and the mark opens that snippet's diff on the
 report's page (``#diff-<page>-<name>``): the id sits inside the diff's folded block, so following the link
 unfolds it (browsers open a ``<details>`` that holds the fragment's target), with no script. With no such
-report, or for an output it calls unchanged, no mark.
+report, or for an output it calls unchanged, no mark. An output that changed only with the build of torch
+(a CPU-only wheel before, a CUDA build after: kind ``build`` across a build switch) is marked as such, not as
+the release's change.
 """
 
 from __future__ import annotations
@@ -27,14 +29,20 @@ def diff_id(snippet_id: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _changed(reports: Path, torch: str, stamp: float) -> tuple[str, frozenset[tuple[str, str]]]:
-    """(report name, every changed (snippet, device)) of the report that ends at ``torch``; ``stamp`` is the
-    folder's modification time, so a new report is read again."""
+def _changed(reports: Path, torch: str, stamp: float) -> tuple[str, dict[tuple[str, str], str]]:
+    """(report name, every changed (snippet, device) -> "build" when only the build changed it, else "release")
+    of the report that ends at ``torch``; ``stamp`` is the folder's modification time, so a new report is read
+    again."""
     for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
         report = json.loads(path.read_text(encoding="utf-8"))
-        changed = {(e["snippet"], e["device"]) for e in report.get("entries", []) if e.get("state") == "changed"}
-        return path.stem, frozenset(changed)
-    return "", frozenset()
+        switch = drift.build_switch(report)
+        changed = {
+            (e["snippet"], e["device"]): "build" if switch and e.get("kind") == "build" else "release"
+            for e in report.get("entries", [])
+            if e.get("state") == "changed"
+        }
+        return path.stem, changed
+    return "", {}
 
 
 def mark(page: Page, snippet_id: str, device: str) -> str:
@@ -44,10 +52,11 @@ def mark(page: Page, snippet_id: str, device: str) -> str:
     if not torch or not reports.is_dir():
         return ""
     _, changed = _changed(reports, torch, reports.stat().st_mtime)
-    if (snippet_id, device) not in changed:
+    cause = changed.get((snippet_id, device))
+    if cause is None:
         return ""
     minor = ".".join(torch.split(".")[:2])
     language = "" if page.lang == SOURCE else f"{page.lang}/"
     href = f"{page.site_root}{language}reference/drift-torch-{torch}/#{diff_id(snippet_id)}"
-    label = text(page.lang, "changed_in", version=minor)
+    label = text(page.lang, "changed_with_build") if cause == "build" else text(page.lang, "changed_in", version=minor)
     return f' · <a class="changed-mark" href="{escape(href)}">{escape(label)}</a>'

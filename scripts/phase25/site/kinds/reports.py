@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ...core import drift
+from ...core import drift, drift_readers
 from ...core.catalog import VERDICTS, Catalog
-from ..lang.strings import number, text
+from ..lang.strings import LANGUAGES, number, text
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
 from ..page.markup import admonition, escape
-from . import snippet_pages
-from .changed_mark import diff_id
+from . import drift_rows, drift_summary
 
 
 def _table(classes: str, heads: list[str], rows: list[str], name: str = "") -> str:
@@ -20,13 +20,6 @@ def _table(classes: str, heads: list[str], rows: list[str], name: str = "") -> s
     head = "".join(f"<th>{escape(h)}</th>" for h in heads)
     box = f' tabindex="0" aria-label="{escape(name)}"' if name else ""
     return f'<table class="{classes}"{box}><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-
-
-def _snippet_cell(snippet_id: str, page: Page) -> str:
-    """The snippet's name, linked to its block on the page of this language that shows it (if one does)."""
-    href = snippet_pages.link(snippet_id, page)
-    code = f"<code>{escape(snippet_id)}</code>"
-    return f'<a href="{escape(href)}">{code}</a>' if href else code
 
 
 def execution_report(directive: Directive, page: Page) -> Rendered:
@@ -39,7 +32,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
         tally["ok" if verdict == "current" else "bad" if standing.is_problem(device) else "missing"] += 1
         rec = standing.record
         cells = [
-            _snippet_cell(snippet_id, page),
+            drift_rows.snippet_cell(snippet_id, page),
             escape(text(lang, f"device_{device}")),
             escape(text(lang, f"status_{verdict}")),
             escape(f"{number(lang, rec.run['wall_s'])} s") if rec else "—",
@@ -64,7 +57,8 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
         )
     ]
     table = _table("execution-report", heads, rows, text(lang, "report_region"))
-    return Rendered(f'<p class="execution-summary">{escape(summary)}</p>' + table + _warnings(catalog, lang))
+    summary_html = f'<p class="execution-summary">{escape(summary)}</p>'
+    return Rendered(summary_html + table + drift_links(page) + _warnings(catalog, lang))
 
 
 def _warnings(catalog: Catalog, lang: str) -> str:
@@ -113,89 +107,46 @@ def _drift_summary(report: dict[str, Any], lang: str) -> str:
     return f'<p class="drift-summary">{escape(summary)}</p><p class="drift-classes">{escape(classes)}</p>'
 
 
-def _warning_changes(entry: dict[str, Any], lang: str) -> str:
-    """The warnings an upgrade adds to a snippet's run (a deprecation to act on) or removes."""
-    found = entry.get("warnings") or {}
-    rows = [
-        f"<li>{escape(text(lang, 'drift_warning_' + side))} <code>{escape(w['category'])}</code> "
-        f"(<code>{escape(w['module'])}</code>): {escape(w['message'])}</li>"
-        for side in ("new", "gone")
-        for w in found.get(side, [])
-    ]
-    if not rows:
-        return ""
-    title = escape(text(lang, "drift_warnings_title", snippet=entry["snippet"]))
-    return f'<div class="drift-warnings"><p>{title}</p><ul>{"".join(rows)}</ul></div>'
-
-
-def _atlas_changes(entry: dict[str, Any], lang: str) -> str:
-    """What an upgrade changes in the dispatcher atlas, operator by operator (see core/atlas_drift.py)."""
-    found = entry.get("atlas")
-    if not found:
-        return ""
-    rows = []
-    for key in ("added", "removed"):
-        if found[key]:
-            rows.append(
-                f"<li>{escape(text(lang, 'atlas_drift_' + key, n=len(found[key])))} "
-                f"<code>{escape(', '.join(found[key][:200]))}</code></li>"
-            )
-    for key in ("kernels_gained", "kernels_lost", "composite", "decomposition", "inductor", "grad_fn"):
-        if found[key]:
-            items = "; ".join(
-                f"{name}: {value if isinstance(value, str) else ' → '.join(map(str, value))}"
-                if key not in ("kernels_gained", "kernels_lost")
-                else f"{name}: {', '.join(value)}"
-                for name, value in list(found[key].items())[:200]
-            )
-            rows.append(
-                f"<li>{escape(text(lang, 'atlas_drift_' + key, n=len(found[key])))} <code>{escape(items)}</code></li>"
-            )
-    if not rows:
-        rows.append(f"<li>{escape(text(lang, 'atlas_drift_none'))}</li>")
-    title = escape(text(lang, "atlas_drift_title", snippet=entry["snippet"]))
-    return f'<div class="drift-atlas"><p>{title}</p><ul>{"".join(rows)}</ul></div>'
-
-
-def _drift_rows(report: dict[str, Any], page: Page) -> tuple[list[str], list[str]]:
-    """One table row per snippet, and the folded diff of each one that changed."""
-    lang, rows, details = page.lang, [], []
-    for entry in report["entries"]:
-        digest = page.catalog.digests.get(entry["snippet"])
-        edited = digest is not None and entry["source_sha256"]["a"] not in (None, digest)
-        note = f" ({text(lang, 'drift_edited')})" if edited else ""
-        kind = text(lang, f"drift_kind_{entry['kind'] or 'none'}")
-        rows.append(
-            f'<tr class="drift-{entry["state"]}" data-kind="{entry["kind"] or ""}">'
-            f"<td><code>{escape(entry['snippet'])}</code></td>"
-            f"<td>{escape(text(lang, 'drift_' + entry['state']) + note)}</td><td>{escape(kind)}</td></tr>"
-        )
-        details.append(_atlas_changes(entry, lang))
-        details.append(_warning_changes(entry, lang))
-        if entry["diff"]:
-            details.append(
-                f'<details class="quote"><summary>{escape(text(lang, "drift_diff"))}: '
-                f"<code>{escape(entry['snippet'])}</code> ({escape(kind)})</summary>"
-                f'<div class="highlight" id="{diff_id(entry["snippet"])}">'
-                f"<pre><code>{escape(entry['diff'])}</code></pre></div></details>"
-            )
-    return rows, details
-
-
 def drift_report(directive: Directive, page: Page) -> Rendered:
-    """A drift report: one row per snippet with its kind of change, each diff one click away."""
+    """A drift report: what a reader would notice first, then one row per snippet with its kind of change,
+    each diff one click away (or a download, when it is too long for a page)."""
     name = directive.arg or ""
     try:
         report, found = drift.checked(page.layout.root, name)
+        changes = drift_readers.load(page.layout.root, name, LANGUAGES)
     except (OSError, ValueError) as exc:
         return Rendered(
             admonition("failure", text(page.lang, "drift_report_title"), escape(str(exc))),
             [Problem(directive.line, f"drift report {name!r} cannot be read: {exc}")],
         )
+    where = drift_readers.path(page.layout.root, name).relative_to(page.layout.root).as_posix()
+    found += drift_readers.problems(changes, report, where) if changes is not None else []
     problems = [Problem(directive.line, f"drift report {name}: {p}") for p in found]
     if problems:
         title = text(page.lang, "drift_report_title")
         return Rendered(admonition("failure", title, escape(problems[0].message)), problems)
-    rows, details = _drift_rows(report, page)
-    heads = [text(page.lang, key) for key in ("report_snippet", "report_status", "drift_kind")]
-    return Rendered(_drift_summary(report, page.lang) + _table("drift-report", heads, rows) + "".join(details))
+    heads = [text(page.lang, key) for key in drift_rows.HEADS]
+    table = _table("drift-report", heads, drift_rows.rows(report, name, page), text(page.lang, "drift_region"))
+    top = drift_summary.render(report, changes, page)
+    return Rendered(top + _drift_summary(report, page.lang) + table)
+
+
+def drift_links(page: Page) -> str:
+    """The execution report's pointer to the drift reports: the one that ends at the torch this site is built
+    with first, the earlier ones after it, as history."""
+    torch = page.catalog.torch
+    reports = sorted((page.layout.root / drift.REPORTS).glob("torch-*-to-*.json"))
+    pairs = [tuple(p.stem.removeprefix("torch-").split("-to-", 1)) for p in reports]
+    pages = page.layout.root / Path(page.where).parent  # docs/<lang>/reference
+    pairs = [pair for pair in pairs if (pages / f"drift-torch-{pair[1]}.md").is_file()]  # a report with its page
+    current = [pair for pair in pairs if pair[1] == torch]
+    earlier = sorted((pair for pair in pairs if pair[1] != torch), key=lambda p: p[1], reverse=True)
+
+    def link(pair: tuple[str, ...]) -> str:
+        label = text(page.lang, "nav_drift", a=pair[0], b=pair[1])
+        return f'<a href="../drift-torch-{escape(pair[1])}/">{escape(label)}</a>'
+
+    parts = [f"{escape(text(page.lang, 'drift_current'))} {link(current[0])}." if current else ""]
+    if earlier:
+        parts.append(f"{escape(text(page.lang, 'drift_earlier'))} {', '.join(link(p) for p in earlier)}.")
+    return f'<p class="drift-links">{" ".join(p for p in parts if p)}</p>' if any(parts) else ""

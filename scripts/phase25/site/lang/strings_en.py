@@ -2,6 +2,7 @@
 
 from .atlas_strings_en import STRINGS as ATLAS
 from .chrome_strings_en import STRINGS as CHROME
+from .drift_strings_en import STRINGS as DRIFT
 
 DECIMAL = "."  # how a decimal number is written: 1.2
 
@@ -248,5 +249,6 @@ STRINGS: dict[str, str] = {
     "atlas_drift_grad_fn": "{n} overloads record another grad_fn:",
     "atlas_drift_none": "no operator changed in what the atlas shows.",
 }
+STRINGS.update(DRIFT)  # the drift page's own strings
 STRINGS.update(CHROME)  # the words about a record's own words
 STRINGS.update(ATLAS)  # the atlas's labels

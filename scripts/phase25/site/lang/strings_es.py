@@ -2,6 +2,7 @@
 
 from .atlas_strings_es import STRINGS as ATLAS
 from .chrome_strings_es import STRINGS as CHROME
+from .drift_strings_es import STRINGS as DRIFT
 
 DECIMAL = ","  # how a decimal number is written: 1,2
 
@@ -257,5 +258,6 @@ STRINGS: dict[str, str] = {
     "atlas_drift_grad_fn": "Sobrecargas que graban otro grad_fn ({n}):",
     "atlas_drift_none": "ningún operador cambió en lo que muestra el atlas.",
 }
+STRINGS.update(DRIFT)  # the drift page's own strings
 STRINGS.update(CHROME)  # the words about a record's own words
 STRINGS.update(ATLAS)  # the atlas's labels
