@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 import pytest
 from browsing import CHROMIUM, DESKTOP, FLAGS, PHONE, SITEMAP_NS, site_prefix
 from conftest import REPO
+from phase25.core.catalog import pinned_torch
 
 pytestmark = [
     pytest.mark.browser,
@@ -512,7 +513,7 @@ def test_the_atlas_finds_an_operator_and_opens_its_call_path_at_both_widths(brow
     assert "AddmmBackward0" in shown and "CompositeExplicitAutogradNonFunctional" in shown and observed in shown
     assert "AutogradCPU (autograd kernel) → CPU (kernel)" in shown  # the path, with the kernel at each step
     link = entry.locator('a[href*="native_functions.yaml#L"]')
-    assert link.count() == 1 and "/blob/v2.15.0/" in link.get_attribute("href")
+    assert link.count() == 1 and f"/blob/v{pinned_torch(REPO)}/" in link.get_attribute("href")  # the pin's tag
     page.fill(".atlas-search", "")
     page.get_by_label(backward).check()
     shown_count = page.locator(".atlas-count").inner_text()
