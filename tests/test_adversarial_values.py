@@ -203,16 +203,16 @@ def test_a_file_in_a_shard_is_named_like_a_record_or_quoted_in_one_line(toy, tmp
 @pytest.mark.parametrize(
     ("previous", "branch", "message"),
     [
-        ("--output=/tmp/x", "gh-pages", "is not a release tag"),
-        ("torch-2.13.0 --force", "gh-pages", "is not a release tag"),
-        ("../../x", "gh-pages", "is not a release tag"),
-        ("torch-2.13.0", "--detach", "is not a branch name"),
-        ("torch-2.13.0", "a/../../b", "is not a branch name"),
-        ("torch-9.9.9", "gh-pages", "no tag torch-9.9.9"),
+        ("--output=/tmp/x", "gh-pages", "is not a release name"),
+        ("2.13.0 --force", "gh-pages", "is not a release name"),
+        ("../../x", "gh-pages", "is not a release name"),
+        ("2.13.0", "--detach", "is not a branch name"),
+        ("2.13.0", "a/../../b", "is not a branch name"),
+        ("9.9.9", "gh-pages", "no release 9.9.9 in releases.toml"),
     ],
 )
-def test_a_tag_or_branch_to_publish_is_a_name_before_it_reaches_git(toy, capsys, previous, branch, message):
-    """`make versions PREVIOUS=...` reached git as an argument unchecked; a tag not there was a traceback."""
+def test_a_release_or_branch_to_publish_is_a_name_before_it_reaches_git(toy, capsys, previous, branch, message):
+    """`make versions PREVIOUS=...` reached git as an argument unchecked; a release not recorded was a traceback."""
     assert cli.main(["--root", str(toy.root), "versions", f"--previous={previous}", f"--branch={branch}"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err, err

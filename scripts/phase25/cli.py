@@ -14,7 +14,7 @@
     upgrade drift V       run the CPU snippets under torch V; write the drift report and its pages
     upgrade shard V       one machine's share of that run (--shard i/n), spread over a CI matrix
     upgrade report V DIR  merge the shards' records (each run once) and write the drift report
-    versions              publish the current release as latest and the previous one from its git tag (mike)
+    versions              publish the current release as latest and each one releases.toml records (mike)
     upgrade pin V         keep the committed records aside; pin torch V and the triton it requires
     upgrade review V      drift report of the kept records against the new ones; pages; review checklist
     bench                 build and execution figures
@@ -94,8 +94,8 @@ def _site_and_tool_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("folders", nargs="*", help="report: the records folder of each shard")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--shard", type=parse_shard, help="shard: this machine's share, i/n")
-    p = sub.add_parser("versions", help="publish the current release as latest and the previous one from its tag")
-    p.add_argument("--previous", default="", help="the tag of the previous release (default: the newest torch-* tag)")
+    p = sub.add_parser("versions", help="publish the current release as latest and each recorded one beside it")
+    p.add_argument("--previous", default="", help="one recorded release, X.Y (default: every one releases.toml lists)")
     p.add_argument("--branch", default="gh-pages", help="the branch the versions are committed to")
     p = sub.add_parser("bench", help="build and execution figures (numbers to read, not a test)")
     p.add_argument("--repeat", type=int, default=5)

@@ -85,7 +85,7 @@ def engines(args: argparse.Namespace, layout: Layout) -> int:
 
 
 def versions(args: argparse.Namespace, layout: Layout) -> int:
-    """Publish the current release as ``latest`` and the previous one from its tag, on one branch."""
+    """Publish the current release as ``latest`` and the recorded ones (``releases.toml``), on one branch."""
     from . import versions as publishing
 
     published = publishing.publish(layout.root, args.previous or None, args.branch)

@@ -1,12 +1,15 @@
 """``python -m phase25 versions``: the site published per torch release, the way MkDocs sites do (mike).
 
-The current tree is deployed as its torch's minor release (``2.15``) with the alias ``latest``; the previous
-release is deployed from its git tag (``torch-2.13.0``) as ``2.13``, from its own pages and committed records,
-never re-executed: its build judges the records by the torch its own requirements pin (``PHASE25_ARCHIVED=1``).
-The past tree is built by today's site machinery (``scripts/`` and ``overrides/`` of this checkout), so a fix to
-the site reaches every version. Both languages are inside each version (``2.13/es/``); Material's version selector
-reads mike's ``versions.json`` (copied into each version for the Spanish pages, see :func:`share_versions_list`).
-Everything lands on one branch (default ``gh-pages``): publish with this command, not with ``mike`` alone.
+The current tree is deployed as its torch's minor release (``2.15``) with the alias ``latest``; each past release
+recorded in ``releases.toml`` (:mod:`.releases`) is deployed from its own commit as its minor (``2.13``), from its
+own pages, snippets and committed records, never re-executed: its build judges the records by the torch its own
+requirements pin (``PHASE25_ARCHIVED=1``). Nothing of this checkout's working tree reaches a past release: a
+change to ``scripts/minigpt`` today cannot make its records stale. Its site machinery (:data:`MACHINERY`) is that
+of the commit its entry names, which must build it with today's environment, or the publish stops, naming it.
+Every deploy is committed to a branch of its own; ``gh-pages`` moves to it in one step when all of them built, so
+a failed build leaves it as it was. mike builds each version with the engine :data:`ENGINE` names, never the one
+it would pick by itself (ProperDocs whenever that is installed). Both languages are inside each version
+(``2.13/es/``); Material's version selector reads mike's ``versions.json`` (see :func:`share_versions_list`).
 """
 
 from __future__ import annotations
@@ -14,20 +17,36 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..core import bounded
-from ..core.catalog import pinned_torch
+from ..core.catalog import installed_torch, pinned_torch
+from ..core.errors import SourceError
 from ..site.lang import strings, translations
+from . import releases
+from .releases import Release, git, minor
 
-GIT_S, DEPLOY_S = 120, 3600  # seconds: one git command, one mike deploy (a strict build of the whole site)
+DEPLOY_S = 3600  # seconds: one mike deploy (a strict build of the whole site)
 VERSIONED_CONFIG = "mkdocs.versioned.yml"
-TAG = re.compile(r"torch-[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}")  # a release tag, as `make versions PREVIOUS=` names it
 BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # the branch the versions are committed to
+MACHINERY = ("scripts/phase25", "scripts/mkdocs_hooks.py", "overrides")  # what builds a tree's records into pages
+ENGINE = "mkdocs"  # the engine that builds the published site: MkDocs, the default (README, *Build engines*)
+BRANDS = {"mkdocs": "MkDocs", "properdocs": "ProperDocs"}  # as mike names each in its commit messages
+# mike 2.2.0 picks its builder once, at import (mike/mkdocs_utils.py): ProperDocs when it is installed. This sets
+# the choice before mike runs, and stops by name if a later mike no longer reads it from there.
+LAUNCH = (
+    "import sys\nfrom importlib import metadata\nimport mike.mkdocs_utils as u\n"
+    "if not hasattr(u, '_program_name'):\n"
+    "    sys.exit('mike ' + metadata.version('mike') + ' no longer picks its engine in mkdocs_utils._program_name: '\n"
+    "             'read its mkdocs_utils.py and make phase25 versions choose {engine} again')\n"
+    "u._program_name, u._brand, u._version = {engine!r}, {brand!r}, metadata.version({engine!r})\n"
+    "from mike.driver import main\nmain()\n"
+)
 REDIRECT = (  # the selector's stub for a translated page (see share_versions_list), in that page's language
     '<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
     '<meta http-equiv="refresh" content="0; url={target}"><link rel="canonical" href="{target}"></head>'
@@ -38,20 +57,19 @@ CONFIG = (
     "# with Material's version selector.\n"
     "INHERIT: mkdocs.yml\nstrict: true\nextra:\n  version:\n    provider: mike\n    default: latest\n"
 )
-
-
-def minor(version: str) -> str:
-    """``2.15.0`` -> ``2.15``: one published version per minor release."""
-    return ".".join(version.split(".")[:2])
+ZERO = "0" * 40  # git's "no commit": update-ref's old value for a branch that must not exist yet
 
 
 def _mike(tree: Path, args: list[str], *, archived: bool = False) -> None:
+    """mike, on ``tree``, building with :data:`ENGINE` and the machinery of ``tree`` itself."""
     env = {k: v for k, v in os.environ.items() if k != "PHASE25_EXECUTE"}  # a published build never executes
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # mike runs the builder
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])  # the engine's command
+    env["PYTHONPATH"] = str(tree / "scripts")  # the tree's own phase25, before this checkout's (phase25.pth)
+    env.pop("PHASE25_ARCHIVED", None)
     if archived:
         env["PHASE25_ARCHIVED"] = "1"
-    mike = [sys.executable, "-c", "from mike.driver import main; main()"]  # mike has no __main__
-    bounded.run([*mike, *args], cwd=tree, env=env, check=True, timeout=DEPLOY_S)
+    launch = LAUNCH.format(engine=ENGINE, brand=BRANDS[ENGINE])
+    bounded.run([sys.executable, "-c", launch, *args], cwd=tree, env=env, check=True, timeout=DEPLOY_S)
 
 
 def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: bool = False) -> str:
@@ -71,46 +89,85 @@ def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: 
     return version
 
 
-def _git(root: Path, *args: str) -> str:
-    done = bounded.run(["git", *args], cwd=root, check=True, capture_output=True, text=True, timeout=GIT_S)
-    return str(done.stdout).strip()
+def current_torch(root: Path) -> str:
+    """The current release: the torch this tree pins, which must be the one installed (its records' torch)."""
+    pinned, installed = pinned_torch(root), installed_torch()
+    if pinned is None:
+        raise ValueError(f"{root}/requirements.txt pins no torch: no version to publish it as")
+    if installed != pinned:
+        raise ValueError(f"requirements.txt pins torch {pinned}, this environment has {installed}: set up first")
+    return pinned
 
 
-def previous_tag(root: Path) -> str:
-    """The newest ``torch-X.Y.Z`` tag of another minor release than the current pin."""
-    current = minor(pinned_torch(root) or "")
-    tags = [t for t in _git(root, "tag", "--list", "torch-*").split() if minor(t.removeprefix("torch-")) != current]
-    if not tags:
-        raise ValueError("no torch-X.Y.Z tag of an earlier release: tag the last commit of each pin (see README)")
-    return max(tags, key=lambda t: tuple(int(p) for p in t.removeprefix("torch-").split(".") if p.isdigit()))
+@contextmanager
+def archived_tree(root: Path, release: Release) -> Iterator[Path]:
+    """``release``'s commit checked out apart, its :data:`MACHINERY` replaced by that of its machinery commit."""
+    with tempfile.TemporaryDirectory(prefix="phase25-version-") as scratch:
+        tree = Path(scratch) / "tree"
+        git(root, "worktree", "add", "--detach", "--quiet", str(tree), release.commit)
+        try:
+            if release.machinery != release.commit:
+                git(tree, "rm", "-r", "-q", "--ignore-unmatch", "--", *MACHINERY)
+                there = git(root, "ls-tree", "--name-only", release.machinery, "--", *MACHINERY).split()
+                git(tree, "checkout", release.machinery, "--", *there)
+            yield tree
+        finally:
+            git(root, "worktree", "remove", "--force", str(tree))
+
+
+def deploy_release(root: Path, release: Release, branch: str) -> str:
+    """Build a past release from its own commits and commit it to ``branch``; a failure names the release."""
+    with archived_tree(root, release) as tree:
+        try:
+            return deploy(tree, branch, archived=True)
+        except subprocess.CalledProcessError:
+            built = f"commit {release.commit[:12]} with the machinery of {release.machinery[:12]}"
+            raise SourceError(
+                releases.FILE,
+                f"torch {release.torch} ({built}) did not build (its errors are above); record a "
+                "machinery commit that builds it. Nothing was published",
+                release.line,
+            ) from None
+
+
+def _tip(root: Path, branch: str) -> str | None:
+    try:
+        return git(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}")
+    except subprocess.CalledProcessError:
+        return None
+
+
+@contextmanager
+def staged(root: Path, branch: str) -> Iterator[str]:
+    """A branch of its own for the deploys, from ``branch``'s tip; ``branch`` moves to it in one compare-and-swap
+    once every deploy is in, and not at all if one fails (or if ``branch`` moved meanwhile)."""
+    old, work = _tip(root, branch), f"phase25-versions-{os.getpid()}"
+    if _tip(root, work):
+        git(root, "branch", "-D", work)
+    if old:
+        git(root, "branch", work, old)
+    try:
+        yield work
+        new = _tip(root, work)
+        if new and new != old:
+            git(root, "update-ref", "-m", "phase25 versions", f"refs/heads/{branch}", new, old or ZERO)
+    finally:
+        if _tip(root, work):
+            git(root, "branch", "-D", work)
 
 
 def publish(root: Path, previous: str | None = None, branch: str = "gh-pages") -> list[str]:
-    """The current tree as ``latest``, the tag ``previous`` beside it; ``latest`` is the default."""
-    previous = previous or previous_tag(root)
-    # Both reach git's command line as arguments: each is checked as a name first (no option, no path, no ref
-    # expression), and a tag that is not there is said in one line.
-    if not TAG.fullmatch(previous):
-        raise ValueError(f"{previous!r} is not a release tag (torch-X.Y.Z)")
-    if not BRANCH.fullmatch(branch) or ".." in branch:
+    """Every recorded release (or the one ``previous`` names), then the current tree as ``latest``, the default."""
+    if not BRANCH.fullmatch(branch) or ".." in branch:  # it reaches git's command line: a name, no option
         raise ValueError(f"{branch!r} is not a branch name to publish to (letters, digits, '.', '_', '-')")
-    try:
-        _git(root, "rev-parse", "--verify", "--quiet", f"refs/tags/{previous}")  # a tag, never a branch that moves
-    except subprocess.CalledProcessError:
-        raise ValueError(f"no tag {previous} in {root}: fetch the tags (git fetch --tags)") from None
-    published = [deploy(root, branch, ("latest",))]
-    with tempfile.TemporaryDirectory(prefix="phase25-version-") as scratch:
-        tree = Path(scratch) / "tree"
-        _git(root, "worktree", "add", "--detach", str(tree), previous)
-        try:
-            for machinery in ("scripts", "overrides"):
-                shutil.rmtree(tree / machinery, ignore_errors=True)
-                shutil.copytree(root / machinery, tree / machinery, ignore=shutil.ignore_patterns("__pycache__"))
-            published.append(deploy(tree, branch, archived=True))
-        finally:
-            _git(root, "worktree", "remove", "--force", str(tree))
-    _mike(root, ["set-default", "--branch", branch, "--config-file", "mkdocs.yml", "latest"])
-    share_versions_list(root, branch)
+    recorded = releases.read(root)
+    wanted = releases.chosen(recorded, previous)
+    releases.beside(recorded, current_torch(root))
+    with staged(root, branch) as work:
+        published = [deploy_release(root, release, work) for release in reversed(wanted)]
+        published.insert(0, deploy(root, work, ("latest",)))
+        _mike(root, ["set-default", "--branch", work, "--config-file", "mkdocs.yml", "latest"])
+        share_versions_list(root, work)
     return published
 
 
@@ -126,7 +183,7 @@ def share_versions_list(root: Path, branch: str) -> None:
     translated = translations.TARGETS[0]
     with tempfile.TemporaryDirectory(prefix="phase25-pages-") as scratch:
         pages = Path(scratch) / "pages"
-        _git(root, "worktree", "add", "--quiet", str(pages), branch)
+        git(root, "worktree", "add", "--quiet", str(pages), branch)
         try:
             listing = (pages / "versions.json").read_bytes()
             versions = [entry["version"] for entry in json.loads(listing)]
@@ -139,10 +196,10 @@ def share_versions_list(root: Path, branch: str) -> None:
                         title = strings.text(translated, "version_title")
                         page = REDIRECT.format(lang=translated, title=title, target=f"../../{other}/{translated}/")
                         stub.write_text(page, encoding="utf-8")
-            _git(pages, "add", "--all")
-            if _git(pages, "status", "--porcelain"):
+            git(pages, "add", "--all")
+            if git(pages, "status", "--porcelain"):
                 who = ["-c", "user.name=phase25 versions", "-c", "user.email=versions@phase25.invalid"]
-                identity = [] if _git(root, "config", "--default", "", "user.email") else who
-                _git(pages, *identity, "commit", "--quiet", "-m", "The versions list at the root of each version")
+                identity = [] if git(root, "config", "--default", "", "user.email") else who
+                git(pages, *identity, "commit", "--quiet", "-m", "The versions list at the root of each version")
         finally:
-            _git(root, "worktree", "remove", "--force", str(pages))
+            git(root, "worktree", "remove", "--force", str(pages))
