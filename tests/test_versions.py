@@ -283,3 +283,55 @@ def test_an_archived_tree_is_its_own_commits_never_this_checkouts_working_tree()
         assert not git(tree, "ls-files", "--others", "--exclude-standard"), "nothing from anywhere else"
         assert (tree / "scripts" / "minigpt").is_dir() and (tree / "scripts" / "phase25" / "tools").is_dir()
     assert not tree.exists()
+
+
+@pytest.fixture
+def pages_repo(tmp_path: Path) -> tuple[Path, str]:
+    """A repository whose gh-pages holds one commit."""
+    repo = tmp_path / "pages"
+    git(tmp_path, "init", "--quiet", str(repo))
+    git(repo, *WHO, "commit", "--quiet", "--allow-empty", "-m", "the published versions")
+    git(repo, "branch", "gh-pages")
+    return repo, git(repo, "rev-parse", "gh-pages").strip()
+
+
+def deploy_one(repo: Path, branch: str) -> str:
+    """What a deploy does to ``branch``: one commit on it."""
+    tree = git(repo, "rev-parse", f"{branch}^{{tree}}").strip()
+    commit = git(repo, *WHO, "commit-tree", tree, "-p", branch, "-m", "Deployed").strip()
+    git(repo, "update-ref", f"refs/heads/{branch}", commit)
+    return commit
+
+
+def test_gh_pages_moves_once_every_deploy_is_in_and_not_at_all_when_one_fails(pages_repo):
+    repo, tip = pages_repo
+    with pytest.raises(SourceError, match="did not build"), versions.staged(repo, "gh-pages") as work:
+        assert work != "gh-pages" and git(repo, "rev-parse", work).strip() == tip
+        deploy_one(repo, work)
+        raise SourceError("releases.toml", "torch 2.13.0 did not build", 12)
+    assert git(repo, "rev-parse", "gh-pages").strip() == tip and git(repo, "branch", "--list", work) == ""
+    with versions.staged(repo, "gh-pages") as work:
+        first, second = deploy_one(repo, work), deploy_one(repo, work)
+        assert git(repo, "rev-parse", "gh-pages").strip() == tip, "nothing moves before the end"
+    assert git(repo, "rev-parse", "gh-pages").strip() == second != first
+    assert git(repo, "branch", "--list", work) == ""
+
+
+def test_gh_pages_moved_by_someone_else_meanwhile_is_not_overwritten(pages_repo):
+    repo, tip = pages_repo
+    with pytest.raises(ValueError, match="gh-pages moved while the versions were built"):
+        with versions.staged(repo, "gh-pages") as work:
+            deploy_one(repo, work)
+            theirs = deploy_one(repo, "gh-pages")
+    assert git(repo, "rev-parse", "gh-pages").strip() == theirs != tip
+
+
+def test_without_a_local_gh_pages_the_deploys_start_from_origins(pages_repo, tmp_path):
+    origin, tip = pages_repo
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", str(origin), str(clone))
+    assert git(clone, "branch", "--list", "gh-pages") == ""
+    with versions.staged(clone, "gh-pages") as work:
+        assert git(clone, "rev-parse", work).strip() == tip, "origin's versions are kept"
+        mine = deploy_one(clone, work)
+    assert git(clone, "rev-parse", "gh-pages").strip() == mine

@@ -130,29 +130,36 @@ def deploy_release(root: Path, release: Release, branch: str) -> str:
             ) from None
 
 
-def _tip(root: Path, branch: str) -> str | None:
+def _tip(root: Path, ref: str) -> str | None:
     try:
-        return git(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}")
+        return git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     except subprocess.CalledProcessError:
         return None
 
 
 @contextmanager
 def staged(root: Path, branch: str) -> Iterator[str]:
-    """A branch of its own for the deploys, from ``branch``'s tip; ``branch`` moves to it in one compare-and-swap
-    once every deploy is in, and not at all if one fails (or if ``branch`` moved meanwhile)."""
-    old, work = _tip(root, branch), f"phase25-versions-{os.getpid()}"
-    if _tip(root, work):
+    """A branch of its own for the deploys, from ``branch``'s tip (origin's where there is no local one, as mike
+    would); ``branch`` moves to it in one compare-and-swap once every deploy is in, and not at all if one fails
+    (or if ``branch`` moved meanwhile)."""
+    old, work = _tip(root, f"refs/heads/{branch}"), f"phase25-versions-{os.getpid()}"
+    base = old or _tip(root, f"refs/remotes/origin/{branch}")
+    if _tip(root, f"refs/heads/{work}"):
         git(root, "branch", "-D", work)
-    if old:
-        git(root, "branch", work, old)
+    if base:
+        git(root, "branch", "--no-track", work, base)
     try:
         yield work
-        new = _tip(root, work)
+        new = _tip(root, f"refs/heads/{work}")
         if new and new != old:
-            git(root, "update-ref", "-m", "phase25 versions", f"refs/heads/{branch}", new, old or ZERO)
+            try:
+                git(root, "update-ref", "-m", "phase25 versions", f"refs/heads/{branch}", new, old or ZERO)
+            except subprocess.CalledProcessError:
+                raise ValueError(
+                    f"{branch} moved while the versions were built: nothing published, run again"
+                ) from None
     finally:
-        if _tip(root, work):
+        if _tip(root, f"refs/heads/{work}"):
             git(root, "branch", "-D", work)
 
 
