@@ -335,3 +335,16 @@ def test_without_a_local_gh_pages_the_deploys_start_from_origins(pages_repo, tmp
         assert git(clone, "rev-parse", work).strip() == tip, "origin's versions are kept"
         mine = deploy_one(clone, work)
     assert git(clone, "rev-parse", "gh-pages").strip() == mine
+
+
+def test_a_mike_that_no_longer_picks_its_engine_where_it_did_stops_by_name(tmp_path):
+    """The engine is set in mike's mkdocs_utils before mike runs; a mike without that name must not build with
+    whatever it picks itself."""
+    (tmp_path / "mike").mkdir()
+    (tmp_path / "mike" / "__init__.py").write_text("")
+    (tmp_path / "mike" / "mkdocs_utils.py").write_text("program = 'properdocs'  # a mike that moved its choice\n")
+    launch = versions.LAUNCH.format(engine=versions.ENGINE, brand=versions.BRANDS[versions.ENGINE])
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = bounded.run([sys.executable, "-c", launch, "deploy"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "no longer picks its engine in mkdocs_utils._program_name" in done.stderr
+    assert "choose mkdocs again" in done.stderr, done.stderr

@@ -60,6 +60,10 @@ CONFIG = (
 ZERO = "0" * 40  # git's "no commit": update-ref's old value for a branch that must not exist yet
 
 
+class BuildFailed(ValueError):
+    """mike, or the build it ran, stopped: what it said is above, and the branch is left as it was."""
+
+
 def _mike(tree: Path, args: list[str], *, archived: bool = False) -> None:
     """mike, on ``tree``, building with :data:`ENGINE` and the machinery of ``tree`` itself."""
     env = {k: v for k, v in os.environ.items() if k != "PHASE25_EXECUTE"}  # a published build never executes
@@ -69,7 +73,10 @@ def _mike(tree: Path, args: list[str], *, archived: bool = False) -> None:
     if archived:
         env["PHASE25_ARCHIVED"] = "1"
     launch = LAUNCH.format(engine=ENGINE, brand=BRANDS[ENGINE])
-    bounded.run([sys.executable, "-c", launch, *args], cwd=tree, env=env, check=True, timeout=DEPLOY_S)
+    try:
+        bounded.run([sys.executable, "-c", launch, *args], cwd=tree, env=env, check=True, timeout=DEPLOY_S)
+    except subprocess.CalledProcessError:
+        raise BuildFailed(f"mike {args[0]} in {tree} failed (its errors are above): nothing published") from None
 
 
 def deploy(tree: Path, branch: str, aliases: tuple[str, ...] = (), *, archived: bool = False) -> str:
@@ -120,7 +127,7 @@ def deploy_release(root: Path, release: Release, branch: str) -> str:
     with archived_tree(root, release) as tree:
         try:
             return deploy(tree, branch, archived=True)
-        except subprocess.CalledProcessError:
+        except BuildFailed:
             built = f"commit {release.commit[:12]} with the machinery of {release.machinery[:12]}"
             raise SourceError(
                 releases.FILE,
