@@ -146,9 +146,10 @@ def usage(kernel):
 
 
 # Exercise: add rows to this table (another BLOCK, num_warps from 1 to 16) and read what each changes.
-print("BLOCK | num_warps | threads (PTX .reqntid) | registers per thread | shared memory (bytes)")
+# Shared memory twice: what the kernel asks for at launch (Triton's metadata), what cuobjdump reads in the cubin.
+print("BLOCK | num_warps | threads (PTX .reqntid) | registers per thread | shared bytes: launch | cubin")
 for BLOCK, num_warps in ((1024, 1), (1024, 4), (1024, 8), (2048, 4)):
     kernel = for_h200(BLOCK, num_warps)
     threads = re.search(r"\.reqntid (\d+)", kernel.asm["ptx"]).group(1)
     registers, shared = usage(kernel)
-    print(f"{BLOCK:>5} | {num_warps:>9} | {threads:>22} | {registers:>20} | {shared:>21}")
+    print(f"{BLOCK:>5} | {num_warps:>9} | {threads:>22} | {registers:>20} | {kernel.metadata.shared:>20} | {shared:>5}")
