@@ -144,7 +144,8 @@ def test_every_setting_that_picks_by_timing_is_refused(setting):
 
 
 def _patch_names() -> list[str]:
-    return [patch.name for patch in emulated_h200._patches([]) if patch.attribute in vars(patch.owner)]
+    held = [(patch.name, *emulated_h200.internals.holder(patch.name)) for patch in emulated_h200.patches.patches([])]
+    return [name for name, owner, attribute in held if attribute in vars(owner)]
 
 
 @pytest.mark.parametrize("name", _patch_names())
@@ -153,12 +154,12 @@ def test_each_patch_whose_target_moved_fails_with_its_own_name_or_still_answers(
     Gone for good, the session refuses to open and names it; still inherited (CudaInterface from DeviceInterface),
     the patch still answers where Inductor asks. That every patch is asked at all is the records' job: the
     emulated snippets print how often each question was answered, and the suite re-executes them."""
-    patch = next(p for p in emulated_h200._patches([]) if p.name == name)
+    owner, attribute = emulated_h200.internals.holder(name)
     before = _originals()
-    monkeypatch.delattr(patch.owner, patch.attribute)
-    if hasattr(patch.owner, patch.attribute):
+    monkeypatch.delattr(owner, attribute)
+    if hasattr(owner, attribute):
         with emulated_h200.session():
-            answered = getattr(patch.owner, patch.attribute)
+            answered = getattr(owner, attribute)
             assert getattr(answered, "__qualname__", "").startswith("_answer"), f"{name} no longer answers"
     else:
         with pytest.raises(emulated_h200.Outdated, match=re.escape(f"{name} no longer exists")):
