@@ -260,3 +260,11 @@ def test_pad_mms_compute_bound_check_cannot_be_evaluated_on_the_emulated_device(
         assert is_mm_compute_bound(2, 64, 600, torch.float32), "the fallback: taken as compute-bound"
     m, k, n = 2, 64, 600
     assert m * k * n / (m * k + k * n + m * n) < 2
+
+
+def test_what_the_emulation_says_of_itself_fits_a_records_provenance():
+    from phase25.core.record_shape import flat_table
+
+    with emulated_h200.session():
+        described = emulated_h200.provenance()
+    assert flat_table(described) is None, flat_table(described)

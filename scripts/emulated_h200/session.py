@@ -20,12 +20,13 @@ from .properties import PROPERTIES
 from .triton_build import Build, build
 
 REFUSES = ("load of the generated module", "kernel launch", "timing")
-# A decision Inductor makes on the GPU, taken here without it: what was assumed, and why.
+# A decision Inductor makes with the GPU's answers, taken here without them: what was assumed, and why. Padding:
+# pad_mm first checks whether the matmul is compute-bound, from the GPU's peak TFLOPS and memory bandwidth, which
+# the emulated device cannot give (the check then takes it as compute-bound and pad_mm would time on the GPU); a
+# dimension of 2 keeps the arithmetic intensity below 2, under a real H200's balance: not padded, not timed.
 ASSUMED = {
-    "shape_padding": "matmul shapes are not padded (padding is switched off: pad_mm first checks whether a matmul "
-    "is compute-bound from the GPU's peak TFLOPS and memory bandwidth, which the emulated H200 cannot give, and "
-    "without them it would time padded against unpadded matmuls on the GPU; a matmul with a dimension of 2 fails "
-    "that check on a real H200, so it is not padded there either, and nothing is timed)",
+    "shape_padding": "matmul shapes are not padded: pad_mm's compute-bound check, which rejects a dimension of 2 on a "
+    "real H200 without timing, cannot be evaluated here, so padding is switched off",
 }
 _TIMED_SETTINGS = ("max_autotune", "max_autotune_gemm", "max_autotune_pointwise", "coordinate_descent_tuning")
 _ACTIVE: list[str] = []  # names of the patches of the session that is on (or was, last)
