@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import families
 import pytest
 from browsing import CHROMIUM, ELSEWHERE, FLAGS, serving, site_prefix
 from phase25.core.catalog import Catalog
@@ -252,7 +253,22 @@ def early(name: str) -> tuple[Path, dict[str, subprocess.Popen]]:
     return _EARLY[0].start(name)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    families.add_option(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    families.configure(config)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects: a test's family is one of its markers (tests/families.py)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    families.mark(items)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
+    if session.config.option.collectonly:  # a listing of the tests starts none of their work
+        return
     if any("reexecuted" in getattr(item, "fixturenames", ()) for item in session.items):
         _BACKGROUND.append(BackgroundRuns())
     wanted = {name for item in session.items for name in getattr(item, "fixturenames", ())}

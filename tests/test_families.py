@@ -1,0 +1,56 @@
+"""The suite's families (tests/families.py) are the whole suite: each test in exactly one, so that the CI jobs that
+run one family each run together every test `make test` runs, and none twice."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from conftest import REPO
+from families import FAMILIES, names
+from phase25.core import bounded
+
+
+def collected(*args: str) -> list[str]:
+    """The ids of the tests a plain run of pytest with ``args`` would run (a listing: no test's work starts)."""
+    result = bounded.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTEST_ADDOPTS": ""},  # only what the arguments select
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return [line for line in result.stdout.splitlines() if line.startswith("tests/")]
+
+
+def test_each_entry_of_the_table_names_a_module_and_no_module_is_named_twice():
+    modules = sorted(path.name for path in (REPO / "tests").glob("test_*.py"))
+    entries = [entry for _, listed in FAMILIES.values() for entry in listed]
+    assert [entry for entry in entries if not fnmatch.filter(modules, entry)] == [], "an entry names no module"
+    named = Counter(module for entry in entries for module in fnmatch.filter(modules, entry))
+    assert [module for module, n in named.items() if n > 1] == [], "a module named by two entries"
+
+
+@pytest.mark.slow  # five collections of the suite in subprocesses (seconds each): `make test` runs it
+def test_the_families_together_are_the_whole_suite_each_test_in_exactly_one():
+    with ThreadPoolExecutor(len(names()) + 1) as pool:
+        whole, *parts = pool.map(lambda args: collected(*args), [(), *((f"--family={f}",) for f in names())])
+    assert whole and len(set(whole)) == len(whole)
+    family_of: dict[str, list[str]] = {}
+    for family, part in zip(names(), parts, strict=True):
+        assert part, f"the family {family} has no test"
+        for test in part:
+            family_of.setdefault(test, []).append(family)
+    nowhere = [test for test in whole if test not in family_of]
+    twice = {test: found for test, found in family_of.items() if len(found) > 1}
+    assert not nowhere and not twice, (
+        f"{len(nowhere)} tests in no family (tests/families.py), such as {nowhere[:3]}; "
+        f"{len(twice)} in two families or more, such as {dict(list(twice.items())[:3])}"
+    )
+    assert set(family_of) == set(whole), "a family runs a test that the whole suite does not"
