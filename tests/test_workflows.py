@@ -69,9 +69,22 @@ def test_every_step_is_a_make_target(workflow):
         assert target and target.group(1) in TARGETS, f"{workflow.name}: `{command}` is not a make target"
 
 
-def test_the_test_job_runs_what_ci_runs():
-    """(The capture job's script is run on a Python with torch only in test_layers.py.)"""
-    assert "run: make test" in (REPO / ".github/workflows/test.yml").read_text()
+def test_the_test_workflow_runs_every_family_and_the_static_checks_as_jobs_and_ci_runs_make_test():
+    """The jobs together run what `make test` runs: its static checks, and its pytest as the families (whose union
+    is the whole suite: test_families.py). (The capture job's script is run on a Python with torch only in
+    test_layers.py.)"""
+    import yaml
+    from families import names
+
+    jobs = yaml.safe_load((REPO / ".github/workflows/test.yml").read_text())["jobs"]
+    runs = {job: [step.get("run") for step in spec["steps"]] for job, spec in jobs.items()}
+    assert "make static" in runs["static"]
+    assert jobs["family"]["strategy"]["matrix"]["family"] == names()
+    [step] = [step for step in jobs["family"]["steps"] if "run" in step]
+    assert step["run"] == "make test-family" and step["env"] == {"FAMILY": "${{ matrix.family }}"}
+    recipes = {t: r for t, r in re.findall(r"^([\w-]+):.*\n((?:\t.*\n)+)", (REPO / "Makefile").read_text(), re.M)}
+    static, test, family = (recipes[t].replace("\t", "").splitlines() for t in ("static", "test", "test-family"))
+    assert test == [*static, "$(BIN)/python -m pytest"] and family == ['$(BIN)/python -m pytest --family="$${FAMILY}"']
     assert (REPO / ".ci/run").read_text().rstrip().endswith("make test")
 
 
