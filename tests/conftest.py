@@ -23,7 +23,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import families
 import pytest
 from browsing import CHROMIUM, ELSEWHERE, FLAGS, serving, site_prefix
 from phase25.core.catalog import Catalog
@@ -251,19 +250,6 @@ def early(name: str) -> tuple[Path, dict[str, subprocess.Popen]]:
     if not _EARLY:
         _EARLY.append(EarlyWork())
     return _EARLY[0].start(name)
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    families.add_option(parser)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    families.configure(config)
-
-
-@pytest.hookimpl(tryfirst=True)  # before `-m` selects: a test's family is one of its markers (tests/families.py)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    families.mark(items)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -2,6 +2,9 @@
 (`.github/workflows/test.yml`) and `make test-family FAMILY=<name>` runs one alone; together they are the whole
 suite that `make test` runs on one machine (`tests/test_families.py` holds them to it).
 
+A pytest plugin (`-p families` in pyproject.toml's addopts, so that `--family` is known before any conftest.py is
+read): each test gets its family as a marker, and `--family=<name>` selects one.
+
 A module goes where the slow work its fixtures start is: a job then builds the site, re-executes the snippets or
 starts the builds of the copies only if its family needs them.
 """
@@ -62,18 +65,19 @@ def of(module: str) -> list[str]:
     return found or [UNITS]
 
 
-def mark(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects: a test's family is one of its markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each collected test gets its module's family as a marker (one the test carries already is kept)."""
     for item in items:
         for family in of(item.path.name):
             item.add_marker(family)
 
 
-def add_option(parser: pytest.Parser) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--family", choices=names(), help="run one family of the suite alone (tests/families.py)")
 
 
-def configure(config: pytest.Config) -> None:
+def pytest_configure(config: pytest.Config) -> None:
     """The families as markers, and `--family` as the marker expression that selects one (with any `-m` given)."""
     holds = {UNITS: UNITS_HOLDS} | {family: what for family, (what, _) in FAMILIES.items()}
     for family in names():
