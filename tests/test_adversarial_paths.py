@@ -157,7 +157,9 @@ def test_two_owners_of_one_name_are_refused_with_both_named_and_nothing_written(
 
 def _build(toy, docs: Path, standings: dict, mkdocs_files: dict[str, str]) -> adapter.Build:
     catalog = SimpleNamespace(snippets={}, standings=standings, layout=toy.layout) if standings else toy.catalog()
-    config = SimpleNamespace(docs_dir=str(docs))
+    config = SimpleNamespace(  # what a build's claims read of the config: the pages, where they go, the nav
+        docs_dir=str(docs), site_dir=str(docs.parent / "site"), config_file_path=str(paths.REPO_ROOT / "mkdocs.yml")
+    )
     return adapter.Build(config, catalog, Highlighter(), mkdocs_files=mkdocs_files)  # type: ignore[arg-type]
 
 
