@@ -491,8 +491,8 @@ def test_the_emulated_h200_output_is_visible_and_says_it_never_ran(page, served,
 
 
 ATLAS_WORDS = {
-    "en": ("reference/dispatcher-atlas/", "observed with a spy kernel", "an autograd kernel"),
-    "es": ("es/reference/dispatcher-atlas/", "observado con un kernel espía", "kernel de autograd"),
+    "en": ("reference/dispatcher-atlas/", "observed with a spy kernel", "a kernel of its own at AutogradCPU"),
+    "es": ("es/reference/dispatcher-atlas/", "observado con un kernel espía", "kernel propio en AutogradCPU"),
 }
 
 
