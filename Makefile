@@ -143,7 +143,7 @@ stamp-translation: setup  ## mark PAGE (docs/es/...) as translating the current 
 engines: setup  ## build the site with MkDocs and with ProperDocs (strict) and compare them page by page
 	$(P25) engines
 
-versions: setup  ## publish this release as latest and the previous one (PREVIOUS=torch-X.Y.Z tag) on gh-pages (mike)
+versions: setup  ## publish this release as latest and every release releases.toml records (PREVIOUS=X.Y: that one only) on gh-pages (mike)
 	$(P25) versions --previous "$${PREVIOUS}"
 
 offline: setup  ## the site as one zip readable from the disk (file://), both languages, search included
