@@ -34,8 +34,13 @@ def upgrade(args: argparse.Namespace, layout: Layout) -> int:
         return 0
     if not args.version:
         raise ValueError(f"upgrade {args.action} needs the torch version, e.g. upgrade {args.action} 2.14.1")
-    if args.action in ("pin", "review"):
-        print(getattr(pipeline, args.action)(layout.root, args.version))
+    if args.action == "pin":
+        from .upgrade_pin import pin
+
+        print(pin(layout.root, args.version))
+        return 0
+    if args.action == "review":
+        print(pipeline.review(layout.root, args.version))
         return 0
     if args.action == "shard":
         if args.shard is None:

@@ -6,6 +6,7 @@
                                    V older than the pin: the pin's own report (V -> pin) made again for today's
                                    snippets, and its review checklist (the boxes already ticked stay ticked)
     upgrade pin V                  keep the committed records aside, then pin torch V and the triton it requires
+                                   (tools/upgrade_pin.py; run again after a stop, it resumes)
     upgrade review V               after setup and ``update`` under the new pin: the drift report of the records
                                    kept aside against the new ones, its pages, and the review checklist
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import sys
 import tempfile
 import urllib.request
@@ -261,19 +261,6 @@ def repin(text: str, package: str, version: str) -> str:
     if not pattern.search(text):
         raise ValueError(f"requirements.txt pins no {package}")
     return pattern.sub(f"{package}=={version}", text, count=1)
-
-
-def pin(root: Path, version: str) -> str:
-    """Keep the committed records aside, then pin torch ``version`` and its triton in requirements.txt."""
-    triton = required_triton(checked(version))
-    kept = kept_records(root)
-    if kept.exists():
-        shutil.rmtree(kept)
-    shutil.copytree(root / "records", kept)
-    requirements = root / "requirements.txt"
-    text = repin(repin(requirements.read_text(encoding="utf-8"), "torch", version), "triton", triton)
-    atomic.write_atomic(requirements, text)
-    return f"pinned torch {version} and triton {triton}; the committed records kept in {kept.relative_to(root)}"
 
 
 def review(root: Path, version: str) -> str:
