@@ -219,6 +219,19 @@ def test_kernels_a_cuda_build_registers_are_listed_apart_from_the_releases():
     assert atlas_drift.changes(a, b)["kernels_gained"]["aten::mm"] == ["CUDA", "SparseCsrCUDA"], "no switch"
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_an_atlas_category_that_changed_is_said_in_the_pages_language_not_by_its_id(lang):
+    from phase25.site.kinds.drift_rows import atlas_changes
+    from phase25.site.lang.strings import text
+
+    a = atlas_output({"name": "aten::mm", "kernels": ["CPU"], "composite": "none", "inductor": "lowered"})
+    b = atlas_output({"name": "aten::mm", "kernels": ["CPU"], "composite": "explicit-non-functional", "inductor": "x"})
+    html = atlas_changes({"snippet": "atlas", "atlas": atlas_drift.changes(a, b)}, lang)
+    said = [text(lang, "atlas_composite_none"), text(lang, "atlas_composite_explicit-non-functional")]
+    assert f"<code>aten::mm</code>: {said[0]} → {said[1]}" in html
+    assert f"<code>aten::mm</code>: {text(lang, 'atlas_inductor_lowered')} → <code>x</code>" in html, "unknown id kept"
+
+
 def test_an_older_report_is_brought_to_this_schema_from_what_it_embeds():
     before = output(TABLE.format(rows="mm       .         yes   .     yes"))
     after = output(TABLE.format(rows="mm       .         yes   yes   yes"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..downloads import drift_files
-from ..lang.strings import number, text
+from ..lang.strings import STRINGS, number, text
 from ..page.context import Page
 from ..page.markup import escape
 from . import snippet_pages
@@ -18,6 +18,8 @@ from .changed_mark import diff_id
 
 ATLAS_NAMES = 24  # names shown per kind of atlas change; the rest are counted, and all are in the diff
 HEADS = ("report_snippet", "report_status", "drift_kind")
+# The atlas's fields whose values are the site's own categories, and the strings that name them on the atlas page.
+CATEGORIES = {"atlas_drift_composite": "atlas_composite_", "atlas_drift_inductor": "atlas_inductor_"}
 
 
 def snippet_cell(snippet_id: str, page: Page) -> str:
@@ -80,13 +82,30 @@ def atlas_changes(entry: dict[str, Any], lang: str) -> str:
     return f'<div class="drift-atlas"><p>{title}</p><ul>{"".join(rows)}</ul></div>'
 
 
+def _categories(value: dict[str, Any], prefix: str, lang: str) -> list[str]:
+    """``name: old → new`` where old and new are the site's own categories (a composite kind, Inductor's
+    treatment): each is said in the page's language, as the atlas says it; an id the site no longer has (an older
+    release's) stays as written, in code."""
+    known = {k[len(prefix) :] for k in STRINGS[lang] if k.startswith(prefix)}
+
+    def said(v: object) -> str:
+        return escape(text(lang, prefix + v)) if isinstance(v, str) and v in known else f"<code>{escape(str(v))}</code>"
+
+    return [f"<code>{escape(name)}</code>: {' → '.join(map(said, v))}" for name, v in value.items()]
+
+
 def _atlas_row(value: list[str] | dict[str, Any], key: str, lang: str) -> str:
-    names = _names(value, "kernels" in key)
-    if not names:
+    prefix = CATEGORIES.get(key)
+    if prefix and isinstance(value, dict):
+        items = _categories(value, prefix, lang)
+        shown = "; ".join(items[:ATLAS_NAMES])
+    else:
+        items = _names(value, "kernels" in key)
+        shown = f"<code>{escape('; '.join(items[:ATLAS_NAMES]))}</code>"
+    if not items:
         return ""
-    shown = "; ".join(names[:ATLAS_NAMES])
-    more = f" {text(lang, 'atlas_drift_more', n=len(names) - ATLAS_NAMES)}" if len(names) > ATLAS_NAMES else ""
-    return f"<li>{escape(text(lang, key, n=len(names)))} <code>{escape(shown)}</code>{escape(more)}</li>"
+    more = f" {text(lang, 'atlas_drift_more', n=len(items) - ATLAS_NAMES)}" if len(items) > ATLAS_NAMES else ""
+    return f"<li>{escape(text(lang, key, n=len(items)))} {shown}{escape(more)}</li>"
 
 
 def _diff(entry: dict[str, Any], name: str, page: Page, outside: frozenset[str]) -> str:
