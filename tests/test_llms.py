@@ -226,3 +226,21 @@ def test_spanish_twins_carry_spanish_prose_and_provenance(built_site):
     assert "Ejecutado en CPU" in spanish and "Ran on CPU" not in spanish and "Ran on CPU" in english
     assert "# 01 — El dispatcher y aten" in spanish and "despacho" not in spanish.lower()
     assert "Esta página en Markdown" in (built_site / "es/index.html").read_text(encoding="utf-8")
+
+
+def test_llms_full_rebases_each_twins_links_and_leaves_code_and_outputs_as_printed() -> None:
+    """llms-full.txt sits at the language's root: a twin's relative links are rewritten from there; a fenced output
+    (indented in a note too) and a code span keep their text byte for byte, whatever looks like a link in them."""
+    from phase25.site.hosts.llms import prose_lines, rebased
+
+    text = (
+        "See [the atlas](../../reference/dispatcher-atlas/index.md#op) and [c](https://x.org/a.md), `f(x)(y)`.\n"
+        "```output\n[printed](../../kept.md)\n```\n"
+        "    ````text\n    [in a note](../kept.md)\n    ````\n"
+        "Then [next](../02-custom-operators/index.md) and [here](#local).\n"
+    )
+    moved = rebased(text, "es/theory/02-autograd-and-custom-ops/index.md", "es/")
+    assert "[the atlas](reference/dispatcher-atlas/index.md#op)" in moved
+    assert "[next](theory/02-custom-operators/index.md)" in moved and "[here](#local)" in moved
+    assert "[printed](../../kept.md)" in moved and "[in a note](../kept.md)" in moved and "`f(x)(y)`" in moved
+    assert [n for n, _ in prose_lines(moved)] == [1, 8]

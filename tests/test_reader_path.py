@@ -73,6 +73,17 @@ def test_a_link_that_leads_nowhere_is_named_with_its_page(site: Path, href: str,
     )
 
 
+def test_a_markdown_twin_and_llms_txt_are_followed_too(site: Path) -> None:
+    """What an assistant reads (a page as Markdown, llms.txt) leads where the pages do."""
+    (site / "theory/index.md").write_text("# Walk\n\n[home](../index.md) and [gone](../reference/index.md)\n")
+    (site / "index.md").write_text("# Home\n")
+    (site / "llms.txt").write_text("# Site\n\n- [Walk](theory/index.md)\n- [Atlas](atlas/index.md)\n")
+    found = messages(site)
+    assert len(found) == 2, found
+    assert any(f.startswith("theory/index.md:3: the link ../reference/index.md ") for f in found), found
+    assert any(f.startswith("llms.txt:4: the link atlas/index.md") for f in found)
+
+
 def test_an_image_source_and_an_absolute_address_under_the_sites_prefix_are_checked(tmp_path: Path) -> None:
     root = tmp_path / "site"
     write(root, "index.html", '<img src="missing.svg" alt="a"><a href="/phase25/theory/">t</a><h1 id="x">x</h1>')

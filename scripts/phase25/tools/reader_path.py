@@ -1,5 +1,6 @@
-"""The reader's path, checked on the built site: every internal link and source of every page resolves (an
-``#anchor`` to an id of its page), with lychee, a maintained link checker; then each page's own checks
+"""The reader's path, checked on the built site: every internal link and source of every page and of every page's
+Markdown twin resolves (an ``#anchor`` to an id of its page), with lychee, a maintained link checker, and so does
+every link of each language's llms.txt (plain text to lychee, read here); then each page's own checks
 (tools/page_checks.py): unique ids, no placeholder or control character, downloads that hold what they say, and
 "above"/"below" references that name something in that direction.
 
@@ -19,11 +20,13 @@ import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..site.hosts import llms
 from ..site.lang import strings
 from . import page_checks
 from .page_checks import Problem
 
 CANONICAL = re.compile(r'<link rel="canonical" href="([^"]*)"')
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
 ATTRIBUTE = re.compile(r"""\b(href|src)=["']([^"']*)["']""")
 LYCHEE_TIMEOUT = 300  # seconds: the whole site takes a few on two cores
 
@@ -39,6 +42,27 @@ def lychee() -> str:
 
 def pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html") if not p.is_symlink())
+
+
+def twins(site: Path) -> list[Path]:
+    """What an assistant reads instead of the pages: each page as Markdown."""
+    return sorted(p for p in site.rglob("*.md") if not p.is_symlink())
+
+
+def llms_links(site: Path) -> list[Problem]:
+    """Each link of each llms.txt (relative, Markdown's ``[title](address)``) leads to a file of the site."""
+    problems = []
+    for path in sorted(site.rglob("llms*.txt")):
+        for number, line in llms.prose_lines(path.read_text(errors="replace")):  # code is never a link
+            for target in MARKDOWN_LINK.findall(line):
+                if urlsplit(target).scheme or target.startswith("#"):
+                    continue
+                found = (path.parent / unquote(urlsplit(target).path)).resolve()
+                if not (found.is_relative_to(site.resolve()) and (found.is_file() or (found / "index.html").is_file())):
+                    problems.append(
+                        Problem(path.relative_to(site).as_posix(), number, f"the link {target} leads nowhere")
+                    )
+    return problems
 
 
 def _language(site: Path, page: Path) -> str:
@@ -70,6 +94,7 @@ def links(site: Path, prefix: str = "/") -> list[Problem]:
             str(report),
             "--",
             *map(str, pages(site)),
+            *map(str, twins(site)),
         ]
         done = subprocess.run(
             command,
@@ -107,7 +132,10 @@ def _written(lines: list[str], line: int, column: int) -> str | None:
         return None
     at = max(0, column - 1)
     found = [m for m in ATTRIBUTE.finditer(lines[line - 1]) if m.end() > at]
-    return found[0][2] if found else None
+    if found:
+        return found[0][2]
+    written = [m for m in MARKDOWN_LINK.finditer(lines[line - 1]) if m.end() > at]  # a Markdown twin's link
+    return written[0][1] if written else None
 
 
 def _as_written(url: str, root: Path, site: Path) -> str:
@@ -138,7 +166,8 @@ def check(site: Path, prefix: str | None = None) -> list[Problem]:
     if not (site / "index.html").is_file():
         raise FileNotFoundError(f"{site}: no built site here (index.html missing): run `make site` first")
     prefix = prefix or published_prefix(site)
-    return sorted([*links(site, prefix), *page_problems(site)], key=lambda p: (p.page, p.line))
+    found = [*links(site, prefix), *llms_links(site), *page_problems(site)]
+    return sorted(found, key=lambda p: (p.page, p.line))
 
 
 def published_prefix(site: Path) -> str:

@@ -9,6 +9,7 @@ Every name is claimed through :class:`site_files.Owners`, like any file this pac
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,60 @@ def _sections(nav: list[Any], translated: dict[str, str]) -> list[tuple[str, lis
     return [(translated.get(str(key), str(key)), sources(value)) for item in nav or [] for key, value in item.items()]
 
 
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # a fence, indented too (in a list, a note)
+LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+CODE_SPAN = re.compile(r"(`+[^`]*`+)")
+
+
+def rebased(text: str, name: str, folder: str) -> str:
+    """A twin's text as ``folder``'s llms-full.txt holds it (``""`` or ``"es/"``): its relative links, written from
+    the twin's folder, made relative to ``folder``; fenced blocks (code, recorded outputs) are left as they are."""
+    here = posixpath.dirname(name)
+    out, fence = [], ""
+    for line in text.splitlines(keepends=True):
+        opened = FENCE.match(line)
+        if fence:
+            mark = opened[1] if opened else ""
+            closes = mark[:1] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark) :].strip()
+            fence = "" if closes else fence
+            out.append(line)
+        elif opened:
+            fence = opened[1]
+            out.append(line)
+        else:
+            spans = CODE_SPAN.split(line)  # a code span's text is code, never a link: odd pieces are left alone
+            moved = (
+                LINK.sub(lambda m: m[1] + _from(here, folder, m[2]) + m[3], s) if i % 2 == 0 else s
+                for i, s in enumerate(spans)
+            )
+            out.append("".join(moved))
+    return "".join(out)
+
+
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """(number, line) of each line outside fenced blocks, its code spans taken out: where a link can be."""
+    found, fence = [], ""
+    for number, line in enumerate(text.splitlines(), 1):
+        opened = FENCE.match(line)
+        mark = opened[1] if opened else ""
+        if fence:
+            if mark[:1] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark) :].strip():
+                fence = ""
+        elif mark:
+            fence = mark
+        else:
+            found.append((number, CODE_SPAN.sub("", line)))
+    return found
+
+
+def _from(here: str, folder: str, target: str) -> str:
+    if re.match(r"[a-z][a-z0-9+.-]*:|#|/", target):
+        return target  # an address of its own, an anchor of the same twin, or from the site's root
+    path, hash_, anchor = target.partition("#")
+    moved = posixpath.relpath(posixpath.normpath(posixpath.join(here, path)), folder.rstrip("/") or ".")
+    return moved + (path.endswith("/") and not moved.endswith("/")) * "/" + hash_ + anchor
+
+
 def index(lang: str, made: list[Twin], config_file: Path) -> tuple[str, str]:
     """(llms.txt, llms-full.txt) of one language: its twins by navigation section, the rest under Optional."""
     data = _config(config_file)
@@ -111,7 +166,7 @@ def index(lang: str, made: list[Twin], config_file: Path) -> tuple[str, str]:
         if chosen:
             rows = "".join(f"- [{t.title}]({t.name.removeprefix(prefix)})\n" for t in chosen)
             listed.append(f"\n## {section}\n\n{rows}")
-            full += [f"\n{t.text}" for t in chosen]
+            full += [f"\n{rebased(t.text, t.name, prefix)}" for t in chosen]
     return "".join(listed), "".join(full)
 
 
