@@ -78,3 +78,11 @@ def test_each_language_opens_from_the_disk_follows_a_link_and_switches_language(
         assert not outside, outside
     finally:
         context.close()
+
+
+def test_the_offline_copy_holds_the_readers_path(offline_copy):
+    """Every link, anchor, id and download of the copy, read from the disk, leads where it does on the site."""
+    from phase25.tools import reader_path
+
+    problems = reader_path.check(offline_copy)  # the 404 page keeps the published prefix: read from the copy
+    assert [str(p) for p in problems] == []
