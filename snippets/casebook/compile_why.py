@@ -75,7 +75,8 @@ for name in dict.fromkeys(kernels):
 print(f"  buffers: {len(fresh)} allocated ({new_bytes} bytes), {body.count('# reuse')} reused")
 tops = sum(c for n, c in compiled_events.items() if n.startswith("aten::"))
 generated = sum(c for n, c in compiled_events.items() if n.startswith("cpp_fused"))
-print(f"  profiler: {tops} aten events, aten::addmm {compiled_events['aten::addmm']}; events of generated kernels: {generated}")
+addmm = compiled_events["aten::addmm"]
+print(f"  profiler: {tops} aten events, aten::addmm {addmm}; events of generated kernels: {generated}")
 print(f"  same output as eager within 1e-5: {torch.allclose(got, expected, atol=1e-5)}")
 # --8<-- [end:compiled]
 # --8<-- [start:cost]

@@ -96,21 +96,23 @@ names, nodes = reached(step(plain), plain)
 unreached = sorted(n for n, _ in plain.named_parameters() if n not in names)
 print(f"walk from the loss: {nodes} nodes, reaches {', '.join(names)}; never reaches {', '.join(unreached)}")
 data = model._get_ddp_logging_data()
-print(f"DDP's buckets: {data['bucket_sizes']} bytes in one bucket (all four parameters); reduced: {data['num_buckets_reduced']}")
+sizes, reduced = data["bucket_sizes"], data["num_buckets_reduced"]
+print(f"DDP's buckets: {sizes} bytes in one bucket (all four parameters); reduced: {reduced}")
 # --8<-- [end:where]
 # --8<-- [start:find_unused]
 model, sent = make(find_unused_parameters=True)
-for i in range(3):
+for _ in range(3):
     step(model)
 print(f"find_unused_parameters=True, 3 steps: buckets sent {len(sent)}, {sent[-1]} values each")
-print(f"  head's gradient equal on both ranks: {synced(model)}; aux.weight.grad is None: {model.module.aux.weight.grad is None}")
+no_grad = model.module.aux.weight.grad is None
+print(f"  head's gradient equal on both ranks: {synced(model)}; aux.weight.grad is None: {no_grad}")
 print(f"  DDP's count of unused parameter bytes: {model._get_ddp_logging_data()['unused_parameter_size']}")
 step(model, use_aux=True)
 print(f"  step 4 uses aux: buckets sent {len(sent)}; torch's warning about the flag below, on stderr")
 # --8<-- [end:find_unused]
 # --8<-- [start:static_graph]
 model, sent = make(static_graph=True)
-for i in range(3):
+for _ in range(3):
     step(model)
 print(f"static_graph=True, 3 steps: buckets sent {len(sent)}, {sent[-1]} values each; equal: {synced(model)}")
 try:

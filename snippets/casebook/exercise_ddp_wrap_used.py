@@ -30,7 +30,7 @@ def noted_allreduce(state, bucket):
 
 
 model.register_comm_hook(None, noted_allreduce)
-for i in range(3):
+for _ in range(3):
     x = torch.randn(4, 64, generator=torch.Generator().manual_seed(dist.get_rank()))
     F.cross_entropy(model(x), torch.tensor([3, 7, 11, 13])).backward()
 # --8<-- [end:solution]

@@ -41,8 +41,10 @@ with torch.autocast("cpu", dtype=torch.float16):
 # --8<-- [end:solution]
 model.zero_grad()
 loss.backward()
-print(f"p {str(p.dtype)[6:]}: nan {p.isnan().sum().item()}, exactly 0 {(p == 0).sum().item()}, +inf after exp {e.isposinf().sum().item()}, row sums +inf {e.sum(-1).isposinf().sum().item()}")
-print(f"loss is nan: {loss.isnan().item()}; head's weight gradient has nan: {model.lm_head.weight.grad.isnan().any().item()}")
+print(f"p {str(p.dtype)[6:]}: nan {p.isnan().sum().item()}, exactly 0 {(p == 0).sum().item()}, ", end="")
+print(f"+inf after exp {e.isposinf().sum().item()}, row sums +inf {e.sum(-1).isposinf().sum().item()}")
+nan_grad = model.lm_head.weight.grad.isnan().any().item()
+print(f"loss is nan: {loss.isnan().item()}; head's weight gradient has nan: {nan_grad}")
 reference = F.softmax(model.lm_head(h), -1)
 print(f"largest difference from the float32 run < 1e-3: {(p - reference).abs().max().item() < 1e-3}")
 print(f"what the layer saves for backward: {p.numel() * p.element_size()} bytes")

@@ -112,5 +112,6 @@ report("fixed layer, autocast:", p, loss)
 reference = F.softmax(model.lm_head(h), -1)  # no autocast: the head in float32 too
 print(f"largest difference from the float32 run < 1e-3: {(p - reference).abs().max().item() < 1e-3}")
 p16 = step(lambda s: F.softmax(s, -1))[0]
-print(f"what the layer saves for backward: {p.numel() * p.element_size()} bytes, against {p16.numel() * p16.element_size()} in float16")
+wide, narrow = p.numel() * p.element_size(), p16.numel() * p16.element_size()
+print(f"what the layer saves for backward: {wide} bytes, against {narrow} in float16")
 # --8<-- [end:fix]

@@ -66,7 +66,8 @@ def saved_bytes(model, batch, length, use_checkpoint=False, wrapper=None):
 model = fresh_model()
 for batch, length in [(8, 8), (8, 15), (32, 8), (32, 15)]:
     total = sum(saved_bytes(model, batch, length).values())
-    print(f"batch {batch:>2} x {length:>2} positions: {total:>9,} bytes kept for backward, {total // (batch * length):,} per token")
+    per_token = total // (batch * length)
+    print(f"batch {batch:>2} x {length:>2} positions: {total:>9,} bytes kept for backward, {per_token:,} per token")
 params = sum(p.numel() * p.element_size() for p in model.parameters())
 print(f"for comparison: the parameters, {params:,} bytes")
 # --8<-- [end:symptom]
@@ -98,6 +99,7 @@ print(f"FSDP on 2 ranks: parameters held by this rank {local:,} bytes of {params
 with torch.profiler.profile() as prof:
     F.cross_entropy(model(tokens[:32, :15]).reshape(-1, 600), tokens[:32, 1:16].reshape(-1), ignore_index=0).backward()
 sent = Counter(e.name for e in prof.events() if e.name in ("c10d::_allgather_base_", "c10d::_reduce_scatter_base_"))
-print(f"  the price, one training step: all-gathers {sent['c10d::_allgather_base_']}, reduce-scatters {sent['c10d::_reduce_scatter_base_']}")
+gathers, scatters = sent["c10d::_allgather_base_"], sent["c10d::_reduce_scatter_base_"]
+print(f"  the price, one training step: all-gathers {gathers}, reduce-scatters {scatters}")
 # --8<-- [end:fsdp]
 dist.destroy_process_group()
