@@ -231,6 +231,21 @@ def test_a_stale_cuda_record_is_shown_with_a_banner_and_refused(site, toy):
     assert [m.split(":", 1)[0] for m in messages(problems)] == ["snippet page/a (cpu)", "snippet page/a (cuda)"]
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("cause", ["source", "torch"])
+def test_a_stale_records_banner_says_why_in_the_pages_language(site, toy, lang, cause):
+    record, page = site
+    record()
+    if cause == "source":
+        toy.add("page/a", "print('edited')\n", devices='["cpu", "cuda"]')
+    else:
+        record(provenance={**CPU_PROVENANCE, "torch": "2.12.0"})
+    html, _ = page("::: snippet page/a\n", lang)
+    reason = strings.text(lang, "stale_" + cause, recorded="2.12.0", torch="2.13.0")
+    assert strings.text(lang, "stale", reason=reason).replace("'", "&#x27;") in html
+    assert lang == "en" or not re.search(r"recorded|changed since|this machine has", html)
+
+
 @pytest.mark.parametrize(
     ("state", "banner", "problem"),
     [

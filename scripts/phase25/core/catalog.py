@@ -32,6 +32,7 @@ class Standing:
     state: str  # "current" | "missing" | "stale" | "corrupt"
     reason: str = ""
     record: Record | None = None
+    cause: str = ""  # why a record is stale, as a code a page says in its language: "source" | "environment" | "torch"
 
     @property
     def verdict(self) -> str:
@@ -93,12 +94,14 @@ def standing_of(snippet: Snippet, device: str, digest: str, record: Record | Non
     if record is None:
         return Standing("missing", "no record")
     if record.source_sha256 != digest:
-        return Standing("stale", "the snippet (or a declared dependency) changed since it was recorded", record)
+        return Standing(
+            "stale", "the snippet (or a declared dependency) changed since it was recorded", record, "source"
+        )
     if record.env_key != environment.env_key(snippet, device):
-        return Standing("stale", "the snippet's environment or the runner's pins changed", record)
+        return Standing("stale", "the snippet's environment or the runner's pins changed", record, "environment")
     recorded = record.provenance.get("torch")
     if device in LOCAL and torch and recorded and recorded != torch:
-        return Standing("stale", f"recorded with torch {recorded}, this machine has {torch}", record)
+        return Standing("stale", f"recorded with torch {recorded}, this machine has {torch}", record, "torch")
     return Standing("current", "", record)
 
 

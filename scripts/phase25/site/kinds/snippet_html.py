@@ -63,13 +63,21 @@ def device_panel(snippet_id: str, device: str, standing: Standing, page: Page, l
     banner = ""
     if standing.state == "stale":
         problems.append(Problem(line, f"{where}: stale record: {standing.reason}"))
-        banner = admonition("warning", text(lang, "stale_title"), escape(text(lang, "stale", reason=standing.reason)))
+        banner = admonition("warning", text(lang, "stale_title"), escape(stale_text(standing, page)))
     if record.status != "ok":
         problems.append(Problem(line, f"{where}: the recorded run {record.status}: {record.error}"))
         banner += admonition("failure", text(lang, "failed_title"), escape(record.error or record.status))
     notes = page.bodies.get(("note", snippet_id, device), [])
     notes_html = "".join(body_slot(n) for n in notes) if standing.usable else ""
     return Rendered(banner + record_body(record, page) + notes_html, problems)
+
+
+def stale_text(standing: Standing, page: Page) -> str:
+    """Why a stale record is stale, in the page's language: the catalog gives the cause as a code, and the
+    torch versions it compared; its English reason is for the build's log."""
+    recorded = (standing.record.provenance.get("torch") if standing.record else None) or ""
+    reason = text(page.lang, "stale_" + standing.cause, recorded=recorded, torch=page.catalog.torch or "")
+    return text(page.lang, "stale", reason=reason)
 
 
 def pending(device: str, standing: Standing) -> bool:

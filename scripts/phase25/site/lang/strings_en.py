@@ -186,8 +186,10 @@ STRINGS: dict[str, str] = {
     "output_region": "Output of {id} ({device})",
     "report_region": "Every run and the state of its record",
     "stale_title": "Stale output",
-    "stale": "This output was produced by an earlier version of the snippet ({reason}). "
-    "It is shown only in a local preview; a strict build refuses it.",
+    "stale": "This output is out of date: {reason}. It is shown only in a local preview; a strict build refuses it.",
+    "stale_source": "the snippet, or a file it declares it depends on, changed since it was recorded",
+    "stale_environment": "the snippet's environment or the runner's pinned versions changed",
+    "stale_torch": "recorded with torch {recorded}; this machine has torch {torch}",
     "failed_title": "This run failed",
     "missing_title": "No output recorded",
     "missing": "There is no {device} record for this snippet. Run `make records`.",

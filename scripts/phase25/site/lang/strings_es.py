@@ -141,8 +141,7 @@ STRINGS: dict[str, str] = {
     "entrada de ejemplo",
     "atlas_js_walked_inferred": "inferido de la tabla de dispatch con la regla del fragmento (no observado), para "
     "una llamada con un tensor float (sin entrada de ejemplo)",
-    "atlas_js_no_kernel": "después {key}, donde no hay ningún kernel registrado: esa llamada lanza "
-    "NotImplementedError",
+    "atlas_js_no_kernel": "después {key}, donde no hay ningún kernel registrado: esa llamada lanza NotImplementedError",
     "atlas_js_walk_call": "una llamada",
     "atlas_js_walk_autocast": "bajo torch.autocast",
     "atlas_js_walk_inference_mode": "en inference_mode",
@@ -195,8 +194,11 @@ STRINGS: dict[str, str] = {
     "output_region": "Salida de {id} ({device})",
     "report_region": "Cada ejecución y el estado de su registro",
     "stale_title": "Salida obsoleta",
-    "stale": "Esta salida la produjo una versión anterior del fragmento ({reason}). Solo se muestra en una "
+    "stale": "Esta salida está obsoleta: {reason}. Solo se muestra en una "
     "vista previa local; al generar el sitio en modo estricto se rechaza.",
+    "stale_source": "el fragmento, o un archivo del que declara depender, cambió después de registrarse",
+    "stale_environment": "cambió el entorno del fragmento o las versiones que fija el ejecutor",
+    "stale_torch": "se registró con torch {recorded}; esta máquina tiene torch {torch}",
     "failed_title": "Esta ejecución falló",
     "missing_title": "No hay ninguna salida registrada",
     "missing": "No hay registro de ejecución de {device} para este fragmento. Ejecuta `make records`.",
