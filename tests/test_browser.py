@@ -446,6 +446,7 @@ def test_the_404_page_helps_in_both_languages(page, served):
     assert "Page not found · Página no encontrada" in page.locator("h1").inner_text()
     spanish = page.locator('a[hreflang="es"]').evaluate_all("links => links.map(a => a.href)")
     assert f"{base}/es/" in spanish and f"{base}/es/reference/execution-report/" in spanish
+    assert page.locator(".md-sidebar, .md-nav").count() == 0, "the navigation would be English only"
 
 
 def test_the_first_output_is_visible_on_load_and_device_tabs_work_with_the_keyboard(page, served):
