@@ -246,6 +246,15 @@ def test_a_stale_records_banner_says_why_in_the_pages_language(site, toy, lang, 
     assert lang == "en" or not re.search(r"recorded|changed since|this machine has", html)
 
 
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_execution_report_tells_a_cpu_run_with_no_record_from_a_gpu_run_not_captured_yet(site, lang):
+    html, _ = site[1]("::: execution-report\n", lang)
+    rows = re.findall(r'<tr class="report-missing">(.*?)</tr>', html)
+    cells = {re.findall(r"<td>(.*?)</td>", row)[1]: re.findall(r"<td>(.*?)</td>", row)[2] for row in rows}
+    cpu, cuda = strings.text(lang, "device_cpu"), strings.text(lang, "device_cuda")
+    assert cells == {cpu: strings.text(lang, "status_no_record"), cuda: strings.text(lang, "status_missing")}
+
+
 @pytest.mark.parametrize(
     ("state", "banner", "problem"),
     [

@@ -22,6 +22,11 @@ def _table(classes: str, heads: list[str], rows: list[str], name: str = "") -> s
     return f'<table class="{classes}"{box}><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
+def _said(verdict: str, problem: bool) -> str:
+    """The state's name in the table: a missing record that is a problem (a CPU run) has none to capture later."""
+    return "no_record" if verdict == "missing" and problem else verdict
+
+
 def execution_report(directive: Directive, page: Page) -> Rendered:
     """Every (snippet, device): its state, wall time, torch, where and when it ran."""
     lang, catalog = page.lang, page.catalog
@@ -34,7 +39,7 @@ def execution_report(directive: Directive, page: Page) -> Rendered:
         cells = [
             drift_rows.snippet_cell(snippet_id, page),
             escape(text(lang, f"device_{device}")),
-            escape(text(lang, f"status_{verdict}")),
+            escape(text(lang, f"status_{_said(verdict, standing.is_problem(device))}")),
             escape(f"{number(lang, rec.run['wall_s'])} s") if rec else "—",
             escape(str(rec.provenance.get("torch", "—"))) if rec else "—",
             escape(str(rec.provenance.get("device_name", "—"))) if rec else "—",

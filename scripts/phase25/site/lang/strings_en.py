@@ -214,6 +214,7 @@ STRINGS: dict[str, str] = {
     "status_timeout": "timed out",
     "status_stale": "stale",
     "status_missing": "not captured yet",
+    "status_no_record": "no record",
     "status_corrupt": "unreadable",
     "report_summary": "{total} runs of {snippets} snippets: {ok} current, {missing} not captured on a GPU yet, "
     "{bad} with a problem.",

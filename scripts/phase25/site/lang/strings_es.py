@@ -223,6 +223,7 @@ STRINGS: dict[str, str] = {
     "status_timeout": "tiempo agotado",
     "status_stale": "obsoleto",
     "status_missing": "aún no capturado",
+    "status_no_record": "sin registro",
     "status_corrupt": "ilegible",
     "report_summary": "{total} ejecuciones de {snippets} fragmentos: {ok} al día, {missing} aún no capturadas en "
     "una GPU, {bad} con algún problema.",
