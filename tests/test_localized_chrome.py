@@ -67,6 +67,7 @@ ENGLISH = frozenset(
 SAME = {"device_cpu", "device_cuda", "commit", "stdout", "stderr", "atlas_stage", "rank", "diagram_kernel"}
 SAME |= {"report_torch", "drift_kind_none", "drift_diff_link"}
 SAME |= {f"atlas_js_stage_{stage}" for stage in ("import torch", "+ torch._dynamo", "+ torch._inductor")}  # code
+SAME |= {"picture: bucket {n}", "picture: rank {n}"}  # the glossary keeps «bucket» and «rank»
 TRANSLATED = [code for code in strings.LANGUAGES if code != strings.DEFAULT]
 
 
