@@ -14,7 +14,11 @@ from phase25.core.errors import SourceError
 from phase25.site.lang import languages, strings
 
 PACKAGE = REPO / "scripts" / "phase25"
-DECLARING = {PACKAGE / "site" / "lang" / "languages.py", *PACKAGE.glob("site/lang/strings_*.py")}
+DECLARING = {
+    PACKAGE / "site" / "lang" / "languages.py",
+    *PACKAGE.glob("site/lang/strings_*.py"),
+    PACKAGE / "site" / "hosts" / "stop_words.py",  # lunr's code for the stop-word list of its core, not the site's
+}
 
 
 def config(tmp_path: Path, entries: str) -> Path:

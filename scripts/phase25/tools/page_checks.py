@@ -9,9 +9,12 @@ import json
 import re
 import zipfile
 from dataclasses import dataclass, field
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
+
+from ..site.lang import strings
 
 SKIPPED = {"script", "style", "template"}  # their text is not read by anyone
 HIDDEN_CLASSES = {"clipboard-copy-txt"}  # text kept for a copy button, never shown
@@ -22,44 +25,20 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 # character: none of them is ever meant for a reader.
 UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2400-\u2426\ufffd]")
 PLACEHOLDER = re.compile(r"\{[a-z_]{2,30}\}|\{ ?#[\w-]+ ?\}")  # an unfilled {name}, or an attribute list left as text
-# "the tlparse section below", "la sección de tlparse, más abajo"; "exercise 3 below", "ejercicio 3, más abajo".
-SECTION_REF = {
-    "en": re.compile(r"\bthe\s+(?P<name>(?:(?!the\b|of\b|a\b)[\w`.'’-]+\s+){1,3}?)section\s+(?P<dir>above|below)\b"),
-    "es": re.compile(
-        r"\bsecci[oó]n\s+(?:de|del|sobre)\s+(?P<name>[\w`.'’ -]{2,40}?),?\s+"
-        r"(?:de\s+)?(?:m[aá]s\s+)?(?P<dir>arriba|abajo)\b"
-    ),
-}
-EXERCISE_REF = {
-    "en": re.compile(r"\bexercise\s+(?P<n>\d+)[,)]?\s+(?P<dir>above|below)\b", re.I),
-    "es": re.compile(r"\bejercicio\s+(?P<n>\d+),?\s+(?:de\s+)?(?:m[aá]s\s+)?(?P<dir>arriba|abajo)\b", re.I),
-}
-# "Dynamo's dynamic shapes (above)", "las formas dinámicas (más arriba)": the words before it are on the page there.
-ASIDE_REF = {
-    "en": re.compile(r"(?P<name>[\w`'’.-]+\s+[\w`'’.-]+)\s+\((?P<dir>above|below)\)"),
-    "es": re.compile(r"(?P<name>[\w`'’.-]+\s+[\w`'’.-]+)\s+\((?:m[aá]s\s+)?(?P<dir>arriba|abajo)\)"),
-}
-UP = {"above", "arriba"}
-STOP = {
-    "the",
-    "a",
-    "an",
-    "of",
-    "la",
-    "el",
-    "de",
-    "del",
-    "los",
-    "las",
-    "y",
-    "and",
-    "on",
-    "in",
-    "from",
-    "desde",
-    "en",
-    "as",
-}
+# "the tlparse section below", "exercise 3 below", "dynamic shapes (above)": each language says them in its own
+# words, a regular expression of its strings (reader_path_* keys), with the groups `name`, `n` and `dir`.
+
+
+@cache
+def said(lang: str, key: str) -> re.Pattern[str]:
+    return re.compile(strings.STRINGS[lang][f"reader_path_{key}"])  # as written: a pattern is not formatted
+
+
+@cache
+def words(lang: str, key: str) -> frozenset[str]:
+    return frozenset(strings.STRINGS[lang][f"reader_path_{key}"].split())
+
+
 DOWNLOAD_SIZE = re.compile(r"\((\d[\d,.]*)\s*KB\)")
 
 
@@ -187,33 +166,47 @@ def _prose(reading: Reading) -> list[tuple[Text, str, str | None]]:
 
 
 def references(page: str, reading: Reading, lang: str) -> list[Problem]:
-    """Each "the X section above/below" names a heading on this page in that direction (or links to one), and
-    each "exercise N above/below" an exercise of this page in that direction."""
+    """Each "the X section above/below" names a heading on this page in that direction (or links to one), each
+    "X (above)" words the page shows there, and each "exercise N above/below" an exercise of this page there."""
     problems = []
-    headings = reading.headings
-    for first, words, link in _prose(reading):
-        flat, at, line = " ".join(words.split()), first.order, first.line
-        for found in SECTION_REF[lang].finditer(flat):
-            if link and "#" in link:
-                continue  # it links to the section it names: the link checker holds the link
-            named = {w.lower().strip("`'’") for w in re.findall(r"[\w`'’-]+", found["name"])} - STOP
-            side = [h for h in headings if (h[0] <= at if found["dir"] in UP else h[0] > at)]
-            if named and not any(named & {w.lower() for w in re.findall(r"[\w'’-]+", h[2])} for h in side):
-                problems.append(
-                    Problem(page, line, f"{found[0]!r}: no heading {found['dir']} it names {found['name']}")
-                )
-        for found in ASIDE_REF[lang].finditer(flat):
-            before = [t.data for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at + 3)]
-            seen = "".join("".join(before).lower().split())  # highlighted code is split into spans: join them
-            wanted = [w.strip("`'’.") for w in found["name"].lower().split() if w.strip("`'’.") not in STOP]
-            if any(w not in seen for w in wanted):
-                problems.append(Problem(page, line, f"{found[0]!r}: no {found['name']} {found['dir']} it on this page"))
-        for found in EXERCISE_REF[lang].finditer(flat):
-            number = re.compile(rf"^\s*(?:Exercise|Ejercicio)?\s*{found['n']}\.\s")
-            there = [t for t in reading.texts if (t.order < at if found["dir"] in UP else t.order > at)]
-            if not any(number.match(t.data) for t in there):
-                problems.append(Problem(page, line, f"{found[0]!r}: this page has no exercise {found['n']} there"))
+    for first, run, link in _prose(reading):
+        flat = " ".join(run.split())
+        for check in (_section, _aside, _exercise):
+            for found in said(lang, check.__name__.strip("_") + "_ref").finditer(flat):
+                if why := check(found, reading, lang, first.order, link):
+                    problems.append(Problem(page, first.line, f"{found[0]!r}: {why}"))
     return problems
+
+
+def _before(found: re.Match[str], lang: str, at: int, order: int) -> bool:
+    """Whether a place (by its order in the page) is on the side of ``at`` the reference points to."""
+    return order <= at if found["dir"] in words(lang, "up") else order > at
+
+
+def _section(found: re.Match[str], reading: Reading, lang: str, at: int, link: str | None) -> str | None:
+    if link and "#" in link:
+        return None  # it links to the section it names: the link checker holds the link
+    named = {w.lower().strip("`'’") for w in re.findall(r"[\w`'’-]+", found["name"])} - words(lang, "stop")
+    side = [h for h in reading.headings if _before(found, lang, at, h[0])]
+    if named and not any(named & {w.lower() for w in re.findall(r"[\w'’-]+", h[2])} for h in side):
+        return f"no heading {found['dir']} it names {found['name']}"
+    return None
+
+
+def _aside(found: re.Match[str], reading: Reading, lang: str, at: int, link: str | None) -> str | None:
+    shown = [t.data for t in reading.texts if t.order != at and _before(found, lang, at - 1, t.order)]
+    seen = "".join("".join(shown).lower().split())  # highlighted code is split into spans: join them
+    wanted = [w.strip("`'’.") for w in found["name"].lower().split()]
+    if any(w not in seen for w in wanted if w not in words(lang, "stop")):
+        return f"no {found['name']} {found['dir']} it on this page"
+    return None
+
+
+def _exercise(found: re.Match[str], reading: Reading, lang: str, at: int, link: str | None) -> str | None:
+    number = re.compile(rf"^\s*(?:{strings.text(lang, 'reader_path_exercise')})?\s*{found['n']}\.\s")
+    if not any(number.match(t.data) for t in reading.texts if t.order != at and _before(found, lang, at, t.order)):
+        return f"this page has no exercise {found['n']} there"
+    return None
 
 
 def downloads(page: str, reading: Reading, html_path: Path, site: Path) -> list[Problem]:

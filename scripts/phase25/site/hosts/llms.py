@@ -19,7 +19,6 @@ import yaml
 
 from ...core.catalog import Catalog
 from ..lang import languages, strings
-from ..lang.llms_words import said
 from ..page.markup import escape
 from . import site_files
 from .markdown_snippet import Where
@@ -157,7 +156,7 @@ def index(lang: str, made: list[Twin], config_file: Path) -> tuple[str, str]:
     summary = " ".join(str(entry.get("site_description") or data.get("site_description", "")).split())
     mine = {t.source.split("/", 1)[1]: t for t in made if t.lang == lang}
     prefix = "" if lang == strings.DEFAULT else f"{lang}/"
-    head = f"# {name}\n\n> {summary}\n\n{said(lang, 'intro')}\n"
+    head = f"# {name}\n\n> {summary}\n\n{strings.text(lang, 'llms_intro')}\n"
     listed, full = [head], [head]
     left = dict(mine)
     groups = [*_sections(data.get("nav", []), entry.get("nav_translations") or {}), (OTHER, sorted(mine))]
@@ -199,6 +198,6 @@ def link_pages(site: Path, mkdocs_files: dict[str, str]) -> None:
             continue
         anchor = (
             f'<p class="md-twin"><a href="{escape(Path(twin).name)}" rel="alternate" type="text/markdown">'
-            f"{escape(said(lang, 'twin_link'))}</a></p>"
+            f"{escape(strings.text(lang, 'llms_twin_link'))}</a></p>"
         )
         site_files.write(site, page.relative_to(site).as_posix(), _ARTICLE_END.sub(anchor + "</article>", html, 1))

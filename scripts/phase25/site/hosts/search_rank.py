@@ -54,7 +54,7 @@ class Scores:
 
     def __init__(self, docs: list[dict[str, Any]], config: dict[str, Any]) -> None:
         self.separator, self.boosts = config["separator"], [float(doc.get("boost", 1)) for doc in docs]
-        self.stop = stop_words.of(["en"])  # Material leaves out only English stop words from the share
+        self.stop = stop_words.built_in()  # Material leaves out only lunr's built-in (English) list from the share
         self.top = ["#" not in doc["location"] for doc in docs]
         given = config.get("fields", FIELDS).items()
         fields: dict[str, float] = {name: spec.get("boost", 1) for name, spec in given}

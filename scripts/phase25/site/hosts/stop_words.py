@@ -16,6 +16,9 @@ import re
 from functools import cache
 from pathlib import Path
 
+# lunr's own code for the one list its core carries, inside Material's search worker: a code of lunr's, which
+# happens to be a language of the site too (tests/test_languages.py lets this module, and only it, name it)
+WORKER = "en"
 # lunr.generateStopWordFilter(["a","able",...]) in the worker, ("a al algo ...".split(" ")) in a language's file
 _LIST = re.compile(r'generateStopWordFilter\((?:\[(?P<array>[^\]]*)\]|"(?P<words>[^"]*)"\.split\(" "\))\)')
 
@@ -44,7 +47,7 @@ def for_language(lang: str) -> frozenset[str]:
     folder = scripts()
     if folder is None:
         return frozenset()
-    files = sorted((folder / "workers").glob("search.*.min.js")) if lang == "en" else []
+    files = sorted((folder / "workers").glob("search.*.min.js")) if lang == WORKER else []
     files = files or [folder / "lunr" / "min" / f"lunr.{lang}.min.js"]
     return frozenset().union(*(words_in(f.read_text(encoding="utf-8")) for f in files if f.is_file()))
 
@@ -52,3 +55,8 @@ def for_language(lang: str) -> frozenset[str]:
 def of(langs: list[str]) -> frozenset[str]:
     """The stop words of every language an index is made for (its config's ``lang``)."""
     return frozenset().union(*(for_language(lang) for lang in langs))
+
+
+def built_in() -> frozenset[str]:
+    """The list lunr's core carries (English), whatever languages an index is made for."""
+    return for_language(WORKER)

@@ -20,6 +20,22 @@ STRINGS: dict[str, str] = {
     "picture: ms since the backward began on that rank": "ms since the backward began on that rank",
     "picture: bucket {n}": "bucket {n}",
     "picture: rank {n}": "rank {n}",
+    # How a page's prose says "the X section above/below", "exercise N below", "X (above)": read by the reader's
+    # path check (tools/page_checks.py), one regular expression each, with the groups it names; and the words
+    # that mean "above" and those left out of a section's name
+    "reader_path_section_ref": r"\bthe\s+(?P<name>(?:(?!the\b|of\b|a\b)[\w`.'’-]+\s+){1,3}?)section\s+"
+    r"(?P<dir>above|below)\b",
+    "reader_path_exercise_ref": r"(?i)\bexercise\s+(?P<n>\d+)[,)]?\s+(?P<dir>above|below)\b",
+    "reader_path_aside_ref": r"(?P<name>[\w`'’.-]+\s+[\w`'’.-]+)\s+\((?P<dir>above|below)\)",
+    "reader_path_up": "above",
+    "reader_path_stop": "the a an of and on in from as",
+    "reader_path_exercise": "Exercise",
+    # The words the Markdown twins and llms.txt add (site/hosts/llms.py)
+    "llms_twin_link": "This page as Markdown, with every output it shows",
+    "llms_intro": "Every page of this site teaches a PyTorch internal by the output of code that ran. Each link "
+    "below is a page as Markdown: its prose, the code it shows and each recorded output as it was printed, with "
+    "the line that says on which machine, with which torch and when it ran. A table drawn from every record (the "
+    "execution report, the drift reports, the dispatcher atlas) is linked to the HTML page that shows it.",
     "theme_skip": "Skip to content",
     "theme_footer": "Footer",
     "unknown_snippet_title": "Unknown snippet",

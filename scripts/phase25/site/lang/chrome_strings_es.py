@@ -18,6 +18,21 @@ STRINGS: dict[str, str] = {
     "picture: ms since the backward began on that rank": "ms desde que empezó el backward en ese rank",
     "picture: bucket {n}": "bucket {n}",
     "picture: rank {n}": "rank {n}",
+    # How a page's prose says "la sección de X, más abajo", "ejercicio N, más abajo", "X (más arriba)" (see the
+    # English strings)
+    "reader_path_section_ref": r"\bsecci[oó]n\s+(?:de|del|sobre)\s+(?P<name>[\w`.'’ -]{2,40}?),?\s+"
+    r"(?:de\s+)?(?:m[aá]s\s+)?(?P<dir>arriba|abajo)\b",
+    "reader_path_exercise_ref": r"(?i)\bejercicio\s+(?P<n>\d+),?\s+(?:de\s+)?(?:m[aá]s\s+)?(?P<dir>arriba|abajo)\b",
+    "reader_path_aside_ref": r"(?P<name>[\w`'’.-]+\s+[\w`'’.-]+)\s+\((?:m[aá]s\s+)?(?P<dir>arriba|abajo)\)",
+    "reader_path_up": "arriba",
+    "reader_path_stop": "la el de del los las y en desde",
+    "reader_path_exercise": "Ejercicio",
+    "llms_twin_link": "Esta página en Markdown, con cada salida que muestra",
+    "llms_intro": "Cada página de este sitio enseña una pieza interna de PyTorch con la salida de código que se "
+    "ejecutó. Cada enlace de abajo lleva a una página en Markdown: su texto, el código que muestra y cada salida "
+    "registrada tal como se imprimió, con la línea que dice en qué máquina, con qué torch y cuándo se ejecutó. "
+    "Las tablas que se construyen con todos los registros (el informe de ejecución, los informes de deriva, el "
+    "atlas del dispatcher) enlazan a la página HTML que las muestra.",
     "theme_skip": "Saltar al contenido",
     "theme_footer": "Pie de página",
     "unknown_snippet_title": "Fragmento desconocido",
