@@ -6,7 +6,7 @@ import json
 
 import pytest
 from conftest import REPO
-from phase25.core import atlas_drift, compare, drift, drift_readers, environment, records
+from phase25.core import atlas_drift, compare, devices, drift, drift_readers, environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.paths import Layout
@@ -106,15 +106,20 @@ def side(build: str) -> dict:
     return {"torch": build.split("+", maxsplit=1)[0], "build": build, "python": "3.11.7", "date": "2026-12-01"}
 
 
-def record_of(toy, snippet_id: str, out: dict, build: str) -> Record:
+EMULATED = "sm90-codegen"
+EMULATION = {name: f"the emulation's {name}" for name in devices.EMULATION_FIELDS}
+
+
+def record_of(toy, snippet_id: str, out: dict, build: str, device: str = "cpu") -> Record:
     snippet = next(s for s in discover(toy.layout) if s.id == snippet_id)
     fields = {k: v for k, v in out.items() if k in ("status", "exit_code", "error", "stdout", "stderr", "artifacts")}
+    emulation = EMULATION if devices.emulated(device) else {}
     return Record(
         snippet=snippet_id,
-        device="cpu",
+        device=device,
         source_sha256=source_sha256(snippet, toy.layout),
-        env_key=environment.env_key(snippet, "cpu"),
-        provenance={**CPU_PROVENANCE, "torch": build.split("+", maxsplit=1)[0], "torch_build": build},
+        env_key=environment.env_key(snippet, device),
+        provenance={**CPU_PROVENANCE, **emulation, "torch": build.split("+", maxsplit=1)[0], "torch_build": build},
         run={"date": "2026-12-01", "wall_s": 1.0, "git_commit": "abcdef1234567", "mode": "fresh"},
         **fields,
     )
@@ -149,6 +154,34 @@ def test_a_snippet_that_fails_on_the_older_side_is_only_after_and_says_why(toy, 
     assert report["a"]["build"] == CPU_ONLY and drift.problems(report) == []
     entry["state"] = "changed"  # a hand-edited report that compares the failure
     assert "page/new: state 'changed' with an output on one side only" in drift.problems(report)
+
+
+def emulated_report(toy, tmp_path, before: dict, after: dict) -> dict:
+    """A report of two record folders where page/gpu declares only the emulated device and page/cpu the CPU."""
+    toy.add("page/cpu", "print('x')\n")
+    toy.add("page/gpu", "print('x')\n", devices=f'["{EMULATED}"]')
+    for folder, out, build in (("a", before, "2.13.0"), ("b", after, "2.15.0")):
+        layout = Layout(toy.root, toy.layout.snippets, tmp_path / folder)
+        records.save(layout, record_of(toy, "page/cpu", output("same\n"), build))
+        records.save(layout, record_of(toy, "page/gpu", out, build, EMULATED))
+    return drift.between(
+        Layout(toy.root, toy.layout.snippets, tmp_path / "a"), Layout(toy.root, toy.layout.snippets, tmp_path / "b")
+    )
+
+
+def test_an_emulated_output_that_changed_is_compared_on_its_own_device(toy, tmp_path):
+    """The emulated records are re-made by an upgrade like the CPU's: a change in them is a changed entry."""
+    report = emulated_report(toy, tmp_path, output("triton_poi_fused_0\n"), output("triton_poi_fused_1\n"))
+    states = {(e["snippet"], e["device"]): (e["state"], e["kind"]) for e in report["entries"]}
+    assert states == {("page/cpu", "cpu"): ("unchanged", None), ("page/gpu", EMULATED): ("changed", "real")}
+    assert report["devices"] == list(devices.LOCAL) and drift.problems(report) == []
+
+
+def test_an_emulated_run_that_failed_on_the_new_side_is_an_entry_that_says_why(toy, tmp_path):
+    failed = {**output(""), "status": "failed", "exit_code": 1, "error": "raised Outdated: a Triton internal moved"}
+    report = emulated_report(toy, tmp_path, output("triton_poi_fused_0\n"), failed)
+    entry = next(e for e in report["entries"] if e["device"] == EMULATED)
+    assert (entry["state"], entry["failed"]) == ("only-a", {"a": None, "b": "raised Outdated: a Triton internal moved"})
 
 
 def test_a_cuda_column_filled_in_by_the_cuda_build_is_the_builds_change_not_the_releases():
@@ -366,7 +399,6 @@ def test_the_review_checklist_written_again_keeps_the_boxes_already_ticked(toy, 
     """Making the pin's report again must not undo a review: a place already read against the same new output
     stays ticked, a place that shows a newly compared output is a new, unticked box."""
     from phase25.site.page import review
-    from phase25.tools import upgrade
 
     report = page_report(toy, tmp_path)
     drift_page(toy, report)  # saves the report and the pages (docs/<lang>/theory.md shows page/shown)
@@ -377,7 +409,7 @@ def test_the_review_checklist_written_again_keeps_the_boxes_already_ticked(toy, 
     checklist.write_text(first.replace("- [ ] docs/en/theory.md", "- [x] docs/en/theory.md"), encoding="utf-8")
     (toy.root / "docs" / "en" / "more.md").write_text("::: snippet page/nowhere\n", encoding="utf-8")
     (toy.root / "docs" / "en" / "theory.md").rename(toy.root / "docs" / "en" / "split.md")  # a page split
-    again = upgrade.rechecked(toy.root, name).read_text(encoding="utf-8")
+    again = review.write(toy.root, name).read_text(encoding="utf-8")
     assert "- [x] docs/en/split.md · snippet page/shown (cpu) · real" in again, "the prose moved with its snippet"
     assert "- [ ] docs/en/more.md · snippet page/nowhere (cpu) · real" in again
     assert "- [ ] docs/es/theory.md · snippet page/shown (cpu) · real" in again, "only what was ticked stays ticked"

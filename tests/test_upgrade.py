@@ -55,3 +55,32 @@ def test_a_report_gets_a_page_in_each_language_and_a_translated_place_in_the_nav
     titles, spanish = nav_titles(project / "mkdocs.yml"), spanish_nav_titles(project / "mkdocs.yml")
     assert f"Drift: torch {pin} → 9.9.9" in titles and spanish[f"Drift: torch {pin} → 9.9.9"].startswith("Deriva")
     assert set(titles) == set(spanish)
+
+
+def test_a_failed_run_is_an_entry_of_the_report_and_fails_the_drift_command_in_one_line(toy, tmp_path, monkeypatch):
+    """A drift run whose emulated snippet failed under the new torch wrote a report without it and exited 0;
+    the report now has its entry, which says why, and the command fails with one line that names it."""
+    from phase25 import cli
+    from phase25.core import drift, records
+    from phase25.core.paths import Layout
+    from test_drift import EMULATED, output, record_of
+
+    for name in ("docs", "mkdocs.yml", "requirements.txt"):
+        (shutil.copytree if (REPO / name).is_dir() else shutil.copy)(REPO / name, toy.root / name)
+    toy.add("page/ok", "print('x')\n")
+    toy.add("page/gpu", "print('x')\n", devices=f'["{EMULATED}"]')
+    scratch = Layout(toy.root, toy.layout.snippets, tmp_path / "scratch")
+    failed = {**output(""), "status": "failed", "exit_code": 1, "error": "raised Outdated(triton.compiler)"}
+    for layout, gpu in ((toy.layout, output("kernel\n")), (scratch, failed)):
+        records.save(layout, record_of(toy, "page/ok", output("same\n"), "2.15.0"))
+        records.save(layout, record_of(toy, "page/gpu", gpu, "2.15.0", EMULATED))
+    monkeypatch.setattr(upgrade, "execute", lambda *args, **kwargs: scratch.records)
+    errors = tmp_path / "stderr"
+    with errors.open("w") as stream:
+        monkeypatch.setattr("sys.stderr", stream)
+        code = cli.main(["--root", str(toy.root), "upgrade", "drift", "9.9.9"])
+    said = errors.read_text()
+    assert code != 0 and said.count("\n") == 1 and "page/gpu (sm90-codegen)" in said, said
+    report = drift.load(toy.root, f"torch-{upgrade.pinned(toy.root)}-to-9.9.9")
+    entry = next(e for e in report["entries"] if e["snippet"] == "page/gpu")
+    assert (entry["state"], entry["failed"]["b"]) == ("only-a", "raised Outdated(triton.compiler)")

@@ -87,7 +87,8 @@ def _previous(reports: Path, torch: str, stamp: float) -> tuple[str, dict[str, d
     for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
         report = json.loads(path.read_text(encoding="utf-8"))
         for item in report.get("entries", []):
-            if item.get("snippet") == "atlas/operators" and item.get("device") == report.get("device"):
+            compared = report.get("devices", [report.get("device")])  # an older report compared one device
+            if item.get("snippet") == "atlas/operators" and item.get("device") in compared:
                 before = overloads((item.get("output") or {}).get("a"))
                 if before is not None:
                     return report["a"].get("build", report["a"]["torch"]), before

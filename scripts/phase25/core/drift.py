@@ -1,7 +1,8 @@
 """Drift: what a torch upgrade changes in the site's outputs, compared record by record.
 
-Run the CPU snippets under the new torch into a scratch records folder, compare
-with the committed records, and publish the comparison. The report embeds both
+Run the snippets whose records are made here (the CPU's and the emulated GPU's,
+``devices.LOCAL``) under the new torch into a scratch records folder, compare
+with the committed records device by device, and publish the comparison. The report embeds both
 sides' outputs, so it can be checked and rendered without either folder, and
 each changed output is given a kind by the rule stated in :mod:`compare`, with
 two refinements of its own (:func:`classify`): each rank's streams are compared
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from . import atlas_drift, compare, records
+from .devices import LOCAL
 from .paths import Layout
 from .records import Record
 from .snippets import discover
@@ -172,41 +174,51 @@ def _failed(record: Record | None) -> str | None:
     return str(record.error) if record.status == "failed" else f"{record.status}: {record.error}"
 
 
-def between(a: Layout, b: Layout, device: str = "cpu") -> dict[str, Any]:
-    """Every snippet declaring ``device``: unchanged, changed (with a diff and a kind) or on one side only."""
-    pairs = []
-    for snippet in discover(a):
-        if device in snippet.header.devices:
-            pairs.append((snippet, records.load(a, snippet.id, device), records.load(b, snippet.id, device)))
+def between(a: Layout, b: Layout, devices: tuple[str, ...] = LOCAL) -> dict[str, Any]:
+    """Every snippet declaring one of ``devices`` (by default every device whose records are made here, the
+    emulated ones included), on each of them: unchanged, changed (with a diff and a kind) or on one side only."""
+    declared = [(snippet, d) for snippet in discover(a) for d in devices if d in snippet.header.devices]
+    pairs = [(s, d, records.load(a, s.id, d), records.load(b, s.id, d)) for s, d in declared]
     report: dict[str, Any] = {
         "schema": SCHEMA,
-        "device": device,
-        "a": _label([ra for _, ra, _ in pairs if ra is not None and usable(ra)]),
-        "b": _label([rb for _, _, rb in pairs if rb is not None and usable(rb)]),
+        "devices": list(devices),
+        "a": _label([ra for _, _, ra, _ in pairs if ra is not None and usable(ra)]),
+        "b": _label([rb for _, _, _, rb in pairs if rb is not None and usable(rb)]),
         "entries": [],
     }
     switch = build_switch(report)
-    for snippet, ra, rb in pairs:
-        state = _state(ra, rb)
-        out_a, out_b = (r.output() if r is not None and usable(r) else None for r in (ra, rb))
-        volatile = tuple(snippet.header.volatile)
-        changed = state == "changed" and out_a is not None and out_b is not None
-        report["entries"].append(
-            {
-                "snippet": snippet.id,
-                "device": device,
-                "state": state,
-                "volatile": list(volatile),
-                "kind": classify(out_a, out_b, volatile, switch) if changed and out_a and out_b else None,
-                "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
-                "failed": {"a": _failed(ra), "b": _failed(rb)},
-                "output": {"a": out_a, "b": out_b},
-                "diff": _diff(out_a, out_b) if changed else "",
-                "atlas": atlas_drift.changes(out_a, out_b, switch) if changed else None,
-                "warnings": warning_changes(out_a, out_b),
-            }
-        )
+    for snippet, device, ra, rb in pairs:
+        report["entries"].append(_entry(snippet.id, device, tuple(snippet.header.volatile), (ra, rb), switch))
     return report
+
+
+def _entry(
+    snippet_id: str, device: str, volatile: tuple[str, ...], sides: tuple[Record | None, Record | None], switch: bool
+) -> dict[str, Any]:
+    """One (snippet, device) of a report: its state, and what the two sides' outputs say about each other."""
+    ra, rb = sides
+    state, (out_a, out_b) = _state(ra, rb), (r.output() if r is not None and usable(r) else None for r in sides)
+    return {
+        "snippet": snippet_id,
+        "device": device,
+        "state": state,
+        "volatile": list(volatile),
+        "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
+        "failed": {"a": _failed(ra), "b": _failed(rb)},
+        "output": {"a": out_a, "b": out_b},
+        **_derived(state, out_a, out_b, volatile, switch),
+    }
+
+
+def _derived(state: str, a: dict | None, b: dict | None, volatile: tuple[str, ...], switch: bool) -> dict[str, Any]:
+    """What an entry's two outputs say about each other: kind, diff, atlas changes and warnings."""
+    changed = state == "changed" and a is not None and b is not None
+    return {
+        "kind": classify(a, b, volatile, switch) if changed and a and b else None,
+        "diff": _diff(a, b) if changed else "",
+        "atlas": atlas_drift.changes(a, b, switch) if changed else None,
+        "warnings": warning_changes(a, b),
+    }
 
 
 def rederived(report: dict[str, Any]) -> dict[str, Any]:
@@ -216,18 +228,9 @@ def rederived(report: dict[str, Any]) -> dict[str, Any]:
     switch = build_switch(report)
     for entry in report["entries"]:
         a, b = entry["output"]["a"], entry["output"]["b"]
-        changed = entry["state"] == "changed" and a is not None and b is not None
         volatile = tuple(entry.get("volatile", []))
-        found["entries"].append(
-            {
-                **entry,
-                "kind": classify(a, b, volatile, switch) if changed else None,
-                "failed": entry.get("failed") or {"a": None, "b": None},
-                "diff": _diff(a, b) if changed else "",
-                "atlas": atlas_drift.changes(a, b, switch) if changed else None,
-                "warnings": warning_changes(a, b),
-            }
-        )
+        derived = _derived(entry["state"], a, b, volatile, switch)
+        found["entries"].append({**entry, "failed": entry.get("failed") or {"a": None, "b": None}, **derived})
     return found
 
 

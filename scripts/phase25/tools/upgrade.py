@@ -1,8 +1,9 @@
 """``python -m phase25 upgrade``: the torch upgrade pipeline, one step per command.
 
     upgrade latest [V]             print version=V and newer=true|false (GitHub Actions output format)
-    upgrade drift V                run every CPU snippet under torch V in a scratch environment, write the
-                                   drift report against the committed records, and its page in each language;
+    upgrade drift V                run every snippet made here (CPU and emulated) under torch V in a scratch
+                                   environment, write the drift report against the committed records, and its
+                                   page in each language; a run that failed is an entry and fails the command;
                                    V older than the pin: the pin's own report (V -> pin) made again for today's
                                    snippets, and its review checklist (the boxes already ticked stay ticked)
     upgrade pin V                  keep the committed records aside, then pin torch V and the triton it requires
@@ -100,16 +101,15 @@ def execute(
     timeout_factor: float = 1.0,
 ) -> Path:
     """Run every CPU and emulated snippet (or one shard's share, balanced on the committed wall times) under torch
-    ``version`` into a scratch records folder; return that folder. The emulated records are re-made with the
-    rest, so that the shards merged are every record this machine makes; the drift report compares the CPU's.
-    ``devices=("cpu",)`` runs only what the report compares: an older release's CPU-only wheel has no triton
-    for the emulated GPU, and a busy machine may need a ``timeout_factor`` above 1."""
+    ``version`` into a scratch records folder; return that folder. A failed run is a record that says why: the
+    report makes it an entry and fails (:func:`report`). ``devices=("cpu",)`` is for an older release's CPU-only
+    wheel, which has no triton for the emulated GPU; a busy machine may need a ``timeout_factor`` above 1."""
     python = scratch_python(root, checked(version))
     scratch = scratch_records(root, version)
     catalog = Catalog(Layout(root, root / "snippets", scratch))
     committed = Catalog(Layout.of(root))
     todo, _ = plan.jobs(catalog, list(devices), select=select, force=True, shard=shard, estimates=committed)
-    outcome = pool.run(
+    pool.run(
         catalog,
         todo,
         workers=jobs,
@@ -118,18 +118,28 @@ def execute(
         reuse=False,
         timeout_factor=timeout_factor,
     )
-    for record in outcome.failures:
-        print(f"under torch {version}, {record.snippet} {record.status}: {record.error}", file=sys.stderr)
     return scratch
 
 
 def report(root: Path, version: str, records_folder: Path) -> str:
-    """Write the drift report of ``records_folder`` against the committed records, and its pages."""
+    """Write the drift report of ``records_folder`` against the committed records, and its pages; then fail in
+    one line if a run under ``version`` failed (the report has its entry, which says why)."""
     name = f"torch-{pinned(root)}-to-{checked(version)}"
     found = drift.between(Layout.of(root), Layout(root, root / "snippets", records_folder))
     atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
     write_pages(root, name, version)
+    refuse_failures(found, name, version)
     return name
+
+
+def refuse_failures(report: dict, name: str, version: str) -> None:
+    """One line naming every run under ``version`` (the report's side b) that failed, as an error."""
+    failed = [f"{e['snippet']} ({e['device']})" for e in report["entries"] if (e.get("failed") or {}).get("b")]
+    if failed:
+        raise ValueError(
+            f"{len(failed)} run(s) failed under torch {version}: {', '.join(failed)}; "
+            f"{drift.REPORTS}/{name}.json has their entries and says why"
+        )
 
 
 def measure(root: Path, version: str, jobs: int) -> str:
@@ -171,29 +181,11 @@ def compare_before(root: Path, before: str, folder: Path) -> str:
     """Write the report ``torch-<before>-to-<pin>`` of ``folder`` (records made under ``before``) against the
     committed records, and its review checklist with the boxes already ticked kept."""
     name = f"torch-{checked(before)}-to-{pinned(root)}"
-    found = drift.between(Layout(root, root / "snippets", folder), Layout.of(root))
+    found = drift.between(Layout(root, root / "snippets", folder), Layout.of(root), ("cpu",))  # only CPU ran
     atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
     if (root / drift.REPORTS / f"{name}{prose_review.SUFFIX}").is_file():
-        rechecked(root, name)
+        prose_review.write(root, name)  # the boxes already ticked stay ticked
     return name
-
-
-def rechecked(root: Path, name: str) -> Path:
-    """The review checklist of ``name`` written again from its report; a box ticked before stays ticked when the
-    same directive shows the same snippet on the same device in the same language, on whichever page it stands
-    now (a page split moves the prose with its snippet): that place was read against the new release's output."""
-    path = root / drift.REPORTS / f"{name}{prose_review.SUFFIX}"
-    box = re.compile(r"^- \[(?P<tick>[ x])\] docs/(?P<lang>[^/]+)/\S+ · (?P<item>.+?) · [\w-]+$")
-    before = [box.match(line) for line in path.read_text(encoding="utf-8").split("\n")]
-    ticked = {(m.group("lang"), m.group("item")) for m in before if m and m.group("tick") == "x"}
-    prose_review.write(root, name)
-    lines = []
-    for line in path.read_text(encoding="utf-8").split("\n"):
-        match = box.match(line)
-        keep = match is not None and (match.group("lang"), match.group("item")) in ticked
-        lines.append("- [x]" + line[5:] if keep else line)
-    atomic.write_atomic(path, "\n".join(lines))
-    return path
 
 
 def merged_report(root: Path, version: str, shards: list[Path]) -> str:
@@ -277,4 +269,5 @@ def review(root: Path, version: str) -> str:
     atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
     write_pages(root, name, version, before)
     checklist = prose_review.write(root, name)
+    refuse_failures(found, name, version)
     return f"{name}: {drift.counts(found)}; review {checklist.relative_to(root)}"
