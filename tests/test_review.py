@@ -148,3 +148,56 @@ def test_a_map_quoting_a_changed_output_gets_a_box_and_its_box_parses_back(pages
     assert review.Item("docs/en/page.md", "map", "page/a", "cpu") in items
     review.write(pages, name)
     assert review.Item("docs/en/page.md", "map", "page/a", "cpu") in review.unticked(pages)
+
+
+def test_an_emulated_tab_and_its_note_get_a_box_when_the_emulated_output_changed(pages):
+    """A snippet directive shows a tab per device: a changed emulated output puts it on the checklist, and so a
+    note that quotes that output; the CPU note of the same snippet stays off it."""
+    body = "# Page\n\n::: snippet page/a\n\n::: note page/a sm90-codegen\n    It emits `triton_poi`.\n"
+    (pages / "docs" / "en" / "page.md").write_text(body, encoding="utf-8")
+    (pages / "docs" / "es" / "page.md").unlink()
+    name = write_report(pages, report(entry("page/a", "changed", "real", "sm90-codegen")))
+    items = [item for item, _ in review.items(pages, drift.load(pages, name))]
+    assert items == [
+        review.Item("docs/en/page.md", "snippet", "page/a", "sm90-codegen"),
+        review.Item("docs/en/page.md", "note", "page/a", "sm90-codegen"),
+    ]
+    review.write(pages, name)
+    assert set(review.unticked(pages)) == set(items) and review.stale_boxes(pages) == []
+
+
+def test_a_lab_cell_whose_record_changed_gets_a_box_and_an_unticked_one_stops_its_notebook(pages):
+    from types import SimpleNamespace
+
+    from phase25.site.downloads import labs
+
+    (pages / "docs" / "en" / "labs").mkdir()
+    lab = pages / "docs" / "en" / "labs" / "03-x.lab.md"
+    lab.write_text("# Lab\n\n::: cell lab-03/x#setup\n\n::: cell lab-03/x#plan\n\n::: cell lab-03/h200\n")
+    found = report(entry("lab-03/x", "changed", "real"), entry("lab-03/h200", "changed", "real", "sm90-codegen"))
+    name = write_report(pages, found)
+    items = [item for item, _ in review.items(pages, drift.load(pages, name))]
+    assert items == [
+        review.Item("docs/en/labs/03-x.lab.md", "cell", "lab-03/x#setup", "cpu"),
+        review.Item("docs/en/labs/03-x.lab.md", "cell", "lab-03/x#plan", "cpu"),
+        review.Item("docs/en/labs/03-x.lab.md", "cell", "lab-03/h200", "sm90-codegen"),
+    ]
+    checklist = review.write(pages, name)
+    assert set(review.unticked(pages)) == set(items) and review.stale_boxes(pages) == []
+    catalog = SimpleNamespace(layout=SimpleNamespace(root=pages))
+    with pytest.raises(labs.LabError, match=r"03-x\.lab\.md: its cell lab-03/x#setup \(cpu\) shows an output"):
+        labs.unreviewed(labs.Lab("en", lab), catalog, ["lab-03/x#setup"])  # type: ignore[arg-type]
+    checklist.write_text(checklist.read_text(encoding="utf-8").replace("- [ ]", "- [x]"), encoding="utf-8")
+    labs.unreviewed(labs.Lab("en", lab), catalog, ["lab-03/x#setup"])  # type: ignore[arg-type]
+
+
+def test_the_review_written_again_keeps_its_ticked_boxes(pages):
+    """``upgrade review`` run a second time (after a fix, a stop) wrote every box unticked again: a review done
+    was lost. A box ticked stays ticked; the others stay open."""
+    name = write_report(pages, report(entry("page/a", "changed", "real")))
+    checklist = review.write(pages, name)
+    text = checklist.read_text(encoding="utf-8")
+    checklist.write_text(text.replace("- [ ] docs/en/page.md · note", "- [x] docs/en/page.md · note"))
+    again = review.write(pages, name).read_text(encoding="utf-8")
+    assert "- [x] docs/en/page.md · note page/a (cpu) · real" in again
+    assert again.count("- [ ] ") == 3 and again.count("- [x] ") == 1

@@ -37,7 +37,7 @@ from ...core.records import Record
 from ...core.snippets import dependency_files
 from ..lang import strings
 from ..lang.provenance_text import provenance_line
-from ..page import directives, page_source
+from ..page import directives, page_source, review
 
 SUFFIX = ".lab.md"
 
@@ -147,10 +147,26 @@ def code_cell(lab: Lab, catalog: Catalog, target: str) -> tuple[str, dict]:
     }
 
 
+def unreviewed(lab: Lab, catalog: Catalog, targets: list[str]) -> None:
+    """A cell whose output the new torch changed is not built while its box in an upgrade's review is unticked:
+    the lab's prose still says what the old torch printed until someone has read it against the new output."""
+    root, source = catalog.layout.root.resolve(), lab.source.resolve()
+    if not source.is_relative_to(root):
+        return  # a lab outside the project (a test's) has no review to read
+    where = source.relative_to(root).as_posix()
+    for item, box in review.unticked(root).items():
+        if item.page == where and item.kind == "cell" and item.snippet in targets:
+            raise LabError(
+                f"{where}: its cell {item.snippet} ({item.device}) shows an output the new torch changed: read the "
+                f"prose around it against the new output, then tick its box in {box.checklist} line {box.line}"
+            )
+
+
 def build(lab: Lab, catalog: Catalog) -> dict:
     """The notebook for one lab, as nbformat 4 JSON data: its prose cut at each code cell."""
     text = page_source.strip_front_matter(lab.source.read_text(encoding="utf-8"))
     cells_at = {d.line: d for d in directives.parse(text, lab.source.as_posix()) if d.kind == "cell"}
+    unreviewed(lab, catalog, [d.arg or "" for d in cells_at.values()])
     notebook: list[dict] = []
     markdown: list[str] = []
     used: set[str] = set()

@@ -26,18 +26,19 @@ from .directives import Directive
 SUFFIX = ".review.md"
 ITEM = re.compile(
     r"^- \[(?P<tick>[ xX])\] (?P<page>docs/[a-z]{2}/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.md)"
-    r" · (?P<kind>snippet|note|map) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+) "
+    r" · (?P<kind>snippet|note|map|cell) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+(?:#[A-Za-z0-9_-]+)?) "
     rf"\((?P<device>{devices.NAME})\)(?: · .*)?$"
 )
-# A snippet directive shows the output; a note quotes it; a map quotes one line of it per step.
-REVIEWED_KINDS = ("snippet", "note", "map")
+# A snippet directive shows the output (a tab per device, emulated ones included); a note quotes it; a map quotes
+# one line of it per step; a lab's cell shows its share of the lab's output (or, without #<cell>, a whole snippet's).
+REVIEWED_KINDS = ("snippet", "note", "map", "cell")
 
 
 @dataclass(frozen=True)
 class Item:
     page: str  # docs/<lang>/<page>.md
-    kind: str  # "snippet" | "note" | "map"
-    snippet: str
+    kind: str  # one of REVIEWED_KINDS
+    snippet: str  # <page>/<name>, or <lab-page>/<name>#<cell-id> for a lab's cell
     device: str
 
 
@@ -54,8 +55,18 @@ def changed(report: dict[str, Any]) -> dict[tuple[str, str], str]:
     return {(e["snippet"], e["device"]): e["kind"] or "" for e in report["entries"] if e["state"] == "changed"}
 
 
+def _devices(directive: Directive, outputs: dict[tuple[str, str], str]) -> list[str]:
+    """The devices whose output ``directive`` shows or quotes: a note's or a map's own; a lab cell's CPU record;
+    every tab of a snippet (or of a whole snippet in a lab), the emulated ones included."""
+    if directive.kind in ("note", "map"):
+        return [directive.args[1]] if len(directive.args) > 1 else []
+    if directive.kind == "cell" and "#" in directive.args[0]:
+        return [devices.LOCAL[0]]  # a lab runs its cells in one process, on the CPU
+    return [device for device in devices.DEVICES if (directive.args[0], device) in outputs]
+
+
 def items(root: Path, report: dict[str, Any]) -> list[tuple[Item, str]]:
-    """Each place in the pages that shows or quotes a changed output, with the kind of change."""
+    """Each place in the pages and labs that shows or quotes a changed output, with the kind of change."""
     outputs = changed(report)
     found: list[tuple[Item, str]] = []
     for page in sorted((root / "docs").glob("*/**/*.md")):
@@ -63,30 +74,42 @@ def items(root: Path, report: dict[str, Any]) -> list[tuple[Item, str]]:
         for directive in directives.parse(page.read_text(encoding="utf-8"), where):
             if directive.kind not in REVIEWED_KINDS or not directive.args:
                 continue
-            devices = [directive.args[1]] if len(directive.args) > 1 else ["cpu"]  # a note's or a map's device
-            for device in devices:
-                if (directive.args[0], device) in outputs:
+            snippet = directive.args[0].partition("#")[0]
+            for device in _devices(directive, outputs):
+                if (snippet, device) in outputs:
                     item = Item(where, directive.kind, directive.args[0], device)
                     if item not in [i for i, _ in found]:
-                        found.append((item, outputs[(directive.args[0], device)]))
+                        found.append((item, outputs[(snippet, device)]))
     return found
 
 
+def _ticked(path: Path) -> set[tuple[str, str, str, str]]:
+    """The boxes ticked in a checklist, by language and place (not by page: a page split moves the prose with
+    its snippet)."""
+    lines = path.read_text(encoding="utf-8").split("\n") if path.is_file() else []
+    boxes = [m for m in map(ITEM.match, lines) if m and m.group("tick") != " "]
+    return {(m.group("page").split("/")[1], m.group("kind"), m.group("snippet"), m.group("device")) for m in boxes}
+
+
 def write(root: Path, name: str) -> Path:
-    """The checklist of drift report ``name``, every box unticked."""
+    """The checklist of drift report ``name``; a box ticked in the checklist it replaces stays ticked when the
+    same kind of directive shows the same snippet on the same device in the same language, on whichever page it
+    stands now: that place was read against the new output. Every other box starts unticked."""
     report = drift.load(root, name)
     a, b = report["a"].get("torch"), report["b"].get("torch")
     lines = [
         f"# Review: torch {a} → {b}",
         "",
-        f"Every place in the pages that shows or quotes an output that torch {b} prints differently (drift report",
-        f"`{name}`). Read each against its new output (the diff is on the drift page), fix the prose in both",
+        f"Every place in the pages and labs that shows or quotes an output that torch {b} prints differently (drift",
+        f"report `{name}`). Read each against its new output (the diff is on the drift page), fix the prose in both",
         "languages, then tick its box. The strict build refuses every unticked place.",
         "",
     ]
-    for item, kind in items(root, report):
-        lines.append(f"- [ ] {item.page} · {item.kind} {item.snippet} ({item.device}) · {kind}")
     target = root / drift.REPORTS / f"{name}{SUFFIX}"
+    ticked = _ticked(target)
+    for item, kind in items(root, report):
+        tick = "x" if (item.page.split("/")[1], item.kind, item.snippet, item.device) in ticked else " "
+        lines.append(f"- [{tick}] {item.page} · {item.kind} {item.snippet} ({item.device}) · {kind}")
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return target
 
@@ -104,7 +127,7 @@ def unticked(root: Path) -> dict[Item, Open]:
                 raise SourceError(
                     rel,
                     f"'{line}' is not a review box: '- [ ] docs/<lang>/<page>.md · note|snippet "
-                    "<page>/<name> (<device>)'",
+                    "<page>/<name>[#<cell>] (<device>)'",
                     number,
                 )
             if match.group("tick") == " ":
