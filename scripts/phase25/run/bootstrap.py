@@ -199,6 +199,19 @@ def can_relog() -> bool:
     return callable(getattr(_internal, "_default_formatter", None)) and callable(getattr(_internal, "_init_logs", None))
 
 
+def _own_headers() -> None:
+    """Inductor fixes its precompiled-header folder at import, under the warm interpreter's TMPDIR, which every
+    run forked from it shares: point it into this run's TMPDIR, so no run builds a header that a later one reads."""
+    codecache = sys.modules.get("torch._inductor.codecache")
+    if codecache is None or not hasattr(codecache, "_HEADER_DIR"):
+        return
+    from torch._inductor.runtime.cache_dir_utils import default_cache_dir
+
+    folder = os.path.join(default_cache_dir(), "precompiled_headers")
+    setattr(codecache, "_HEADER_DIR", folder)  # noqa: B010 (torch's private names: no attribute mypy knows)
+    setattr(codecache, "_HEADER_LOCK_DIR", os.path.join(folder, "locks"))  # noqa: B010
+
+
 def run_forked(spec: Spec) -> NoReturn:
     """In a process forked from a warm interpreter: take the run's environment, then run."""
     import random
@@ -207,6 +220,7 @@ def run_forked(spec: Spec) -> NoReturn:
     os.environ.clear()
     os.environ.update(spec["env"])
     tempfile.tempdir = None  # read TMPDIR again
+    _own_headers()
     random.seed()  # a fresh interpreter seeds from the OS; so does each forked run
     numpy = sys.modules.get("numpy")
     if numpy is not None:

@@ -12,20 +12,15 @@ size and modification time is seen too. It sees the ignored folders as well,
 by cheaper signatures: the caches the build reuses (``.cache/``), the built
 site and the virtual environment (by its folders' times, down to its packages),
 since a run that writes there poisons a later build or run. The developer's
-tool caches and the runner's own lock files are left out, and a new header in
-Inductor's shared header cache is a run's to add (a changed one is not). A header
-is new until its build ends: Inductor writes it in place while it holds the
-header's lock, and another run ending meanwhile must not record it half written
-(the next check would call its completion a change).
+tool caches and the runner's own lock files are left out; nothing else of the
+checkout is a run's to write (Inductor's precompiled headers are each run's own,
+in its scratch: see ``bootstrap._own_headers``).
 """
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import hashlib
 import os
-import stat
 import subprocess
 import threading
 from pathlib import Path
@@ -41,10 +36,7 @@ TOOL_CACHES = {"__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
 # time, and that is what is compared (a .pth file or a replaced module in the environment is seen).
 BY_FOLDER = {".venv"}
 FOLDER_DEPTH = 4  # .venv/lib/python3.X/site-packages/<package>: where a .pth, a sitecustomize or a module lands
-RUNNER_OWNED = (".cache/phase25/locks/", ".cache/phase25/inductor-headers/locks/")  # the runner's and Inductor's locks
-# Runs build Inductor's precompiled headers here on purpose: a new file is theirs to add, a changed one is not.
-HEADERS = ".cache/phase25/inductor-headers/"
-HEADER_LOCKS = "locks"  # Inductor builds <key>.h.gch while it holds locks/<key>.lock (an flock: torch's FileLock)
+RUNNER_OWNED = (".cache/phase25/locks/",)  # the runner's own locks
 
 
 def _git(root: Path, *args: str) -> list[str] | None:
@@ -91,26 +83,6 @@ def _subfolders(folder: Path) -> list[Path]:
         return [Path(e.path) for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
     except OSError:
         return []
-
-
-def _lock_held(lock: Path) -> bool:
-    """Whether a process holds ``lock`` (an flock) now. Opened without following a link and without blocking
-    (a run may leave a FIFO there), and only a regular file counts: what a run plants cannot stall the guard."""
-    try:
-        descriptor = os.open(lock, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return False
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        return error.errno in (errno.EWOULDBLOCK, errno.EAGAIN)
-    else:
-        fcntl.flock(descriptor, fcntl.LOCK_UN)
-        return False
-    finally:
-        os.close(descriptor)
 
 
 def _stat(path: Path) -> str:
@@ -173,22 +145,12 @@ class CheckoutGuard:
             except (FileNotFoundError, IsADirectoryError, PermissionError):
                 continue
             found[shown] = digest
-        for shown in [k for k in found if k.startswith(HEADERS) and self._being_built(k)]:
-            if shown in self.seen:  # finished before: what it was then is what a change is measured against
-                found[shown] = self.seen[shown]
-            else:  # not finished yet: still new
-                del found[shown]
         for folder in folders:
             try:
                 found[records.display(self.layout, folder) + "/"] = f"folder:{folder.lstat().st_mtime_ns}"
             except FileNotFoundError:
                 continue
         return found
-
-    def _being_built(self, shown: str) -> bool:
-        """A file of the header cache whose build's lock is held: Inductor is writing it."""
-        key = shown.removeprefix(HEADERS).split("/")[0].split(".")[0]
-        return bool(key) and _lock_held(self.layout.root / HEADERS / HEADER_LOCKS / f"{key}.lock")
 
     def expect(self, path: Path) -> None:
         """A file the runner is about to write itself."""
@@ -200,11 +162,7 @@ class CheckoutGuard:
         with self.lock:
             now = self._scan()
             changed = sorted(
-                k
-                for k in set(now) | set(self.seen)
-                if now.get(k) != self.seen.get(k)
-                and k not in self.ours
-                and not (k.startswith(HEADERS) and k not in self.seen)  # a header Inductor built: new, not changed
+                k for k in set(now) | set(self.seen) if now.get(k) != self.seen.get(k) and k not in self.ours
             )
             self.seen = now
         if not changed:

@@ -13,7 +13,6 @@ ends: the supervisor's socket and the snippet's stdout and stderr pipes.
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 import re
@@ -107,7 +106,6 @@ class Session:
         self._notes_lock = threading.Lock()
         self._count = 0
         self._count_lock = threading.Lock()
-        self.headers = layout.root / ".cache" / "phase25" / "inductor-headers"
 
     def __enter__(self) -> Session:
         self.root = Path(tempfile.mkdtemp(prefix="phase25-"))
@@ -143,16 +141,7 @@ class Session:
         run = self.root / f"{number:03d}-{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}"
         for sub in ("tree", *SCRATCH_FOLDERS):
             (run / sub).mkdir(parents=True)
-        self._share_headers(run / "tmp")
         return run
-
-    def _share_headers(self, tmp: Path) -> None:
-        """Inductor's precompiled header (150 MB, 5 s to build) depends on the compiler and
-        torch only: share it between runs through a project cache, not /tmp."""
-        self.headers.mkdir(parents=True, exist_ok=True)
-        inductor_tmp = tmp / f"torchinductor_{_user()}"
-        inductor_tmp.mkdir()
-        (inductor_tmp / "precompiled_headers").symlink_to(self.headers, target_is_directory=True)
 
     def start(self, spec: Spec, warm_env: dict[str, str] | None, flavour: str = "torch") -> Link:
         """Start a run described by ``spec`` (env, cwd, folders); forked from a warm interpreter of
@@ -206,7 +195,6 @@ class Session:
     def _start_warm(self, env: dict[str, str], flavour: str) -> Warm | None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
-        self._share_headers(scratch)  # Inductor fixes its header folder at import, in the warm interpreter
         process = subprocess.Popen(
             [self.python, "-m", "phase25.run.warm", str(theirs.fileno()), flavour],
             pass_fds=(theirs.fileno(),),
@@ -247,12 +235,3 @@ class Session:
 
 def _key(env: dict[str, str], flavour: str) -> tuple:
     return (flavour, *sorted(env.items()))
-
-
-def _user() -> str:
-    """The user name as Inductor spells it in its temporary folder's name."""
-    try:
-        name = getpass.getuser()
-    except (KeyError, OSError):
-        name = f"uid_{os.getuid()}"
-    return re.sub(r'[\\/:*?"<>|]', "_", name)
