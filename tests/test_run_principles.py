@@ -180,7 +180,7 @@ def test_a_run_past_its_memory_limit_is_stopped(toy):
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("max_processes = 0", "max_processes must be a whole number from 1 to 4096"),
+        ("max_processes = 0", "max_processes must be a whole number from 1 to 256"),
         ("max_memory_mb = 1e9", "max_memory_mb must be a whole number"),
         ('env = { PYTHONPATH = "/elsewhere" }', "PYTHONPATH is the runner's to set"),
         ('env = { PHASE25_RUN = "{}" }', "PHASE25_RUN is the runner's to set"),

@@ -19,6 +19,7 @@ NAMED_TEST = re.compile(r"`(tests/[\w/]+\.py)::(test_\w+)`")
 SURFACES = (
     "Snippet code",
     "Snippet headers",
+    "Header fields that set limits",
     "Records",
     "GPU capture archives",
     "Reproduce kit",

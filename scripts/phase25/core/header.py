@@ -220,13 +220,13 @@ FIELDS: dict[str, Field] = {
         "header.volatile",
     ),
     "max_processes": Field(
-        lambda r, d: r.whole(d, "max_processes", 1, 4096, limits.MAX_PROCESSES),
+        lambda r, d: r.whole(d, "max_processes", 1, limits.MAX_PROCESSES, limits.MAX_PROCESSES),
         "processes alive at once in the run (lowers the default limit)",
         "no",
         "",
     ),
     "max_memory_mb": Field(
-        lambda r, d: r.whole(d, "max_memory_mb", 16, 65536, limits.MAX_MEMORY_MB),
+        lambda r, d: r.whole(d, "max_memory_mb", 16, limits.MAX_MEMORY_MB, limits.MAX_MEMORY_MB),
         "resident memory of the run, all its processes together (lowers the default limit)",
         "no",
         "",
