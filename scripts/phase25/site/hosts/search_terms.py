@@ -120,6 +120,9 @@ def add_words(docs: list[dict[str, Any]], table: list[Synonym], lang: str, separ
         if not words:
             continue
         phrase = tokens(html.escape(synonym.heading, quote=False), separator)
+        if not phrase:  # every heading "holds" no word: the words would be attached to every section
+            message = f"heading {synonym.heading!r} holds no word the search sees (only its separators)"
+            raise SourceError(where, message, synonym.line)
         teaching = [doc for doc in docs if _says(doc.get("title", ""), phrase, separator)]
         if not teaching:
             message = f"no heading of the {lang!r} pages says {synonym.heading!r}: its words would lead nowhere"
