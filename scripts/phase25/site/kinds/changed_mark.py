@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ...core import drift
+from ...core.errors import SourceError
 from ..lang.strings import text
 from ..lang.translations import SOURCE
 from ..page.context import Page
@@ -32,17 +33,36 @@ def diff_id(snippet_id: str) -> str:
 def _changed(reports: Path, torch: str, stamp: float) -> tuple[str, dict[tuple[str, str], str]]:
     """(report name, every changed (snippet, device) -> "build" when only the build changed it, else "release")
     of the report that ends at ``torch``; ``stamp`` is the folder's modification time, so a new report is read
-    again."""
-    for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
-        report = json.loads(path.read_text(encoding="utf-8"))
-        switch = drift.build_switch(report)
-        changed = {
-            (e["snippet"], e["device"]): "build" if switch and e.get("kind") == "build" else "release"
-            for e in report.get("entries", [])
-            if e.get("state") == "changed"
-        }
+    again. Two reports that end there, one reached through a link, or one that is no report stop the build naming
+    the file: a mark must point at the one diff the drift page shows."""
+    found = sorted(reports.glob(f"torch-*-to-{torch}.json"))
+    if len(found) > 1:
+        raise SourceError(_shown(found[1]), f"a second drift report ending at torch {torch}, beside {found[0].name}")
+    for path in found:
+        if path.is_symlink() or not path.is_file():
+            raise SourceError(_shown(path), "is a symbolic link or no file: a drift report is read only as a file")
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+            switch = drift.build_switch(report)
+            changed = {
+                (_text(e["snippet"]), _text(e["device"])): "build" if switch and e.get("kind") == "build" else "release"
+                for e in report.get("entries", [])
+                if e.get("state") == "changed"
+            }
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise SourceError(_shown(path), f"is no drift report ({type(exc).__name__}: {exc})") from None
         return path.stem, changed
     return "", {}
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} where a name was expected")
+    return value
+
+
+def _shown(path: Path) -> str:
+    return f"{drift.REPORTS}/{path.name}"
 
 
 def mark(page: Page, snippet_id: str, device: str) -> str:
