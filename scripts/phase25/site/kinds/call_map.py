@@ -31,6 +31,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from ...core.names import linked
 from ...core.records import Record
 from ..page import review
 from ..page.context import Page, Problem, Rendered
@@ -174,6 +175,10 @@ def _section_problem(target: str, page: Page) -> str | None:
         return None  # a section of this page: MkDocs checks it in the strict build
     path = posixpath.normpath(posixpath.join(posixpath.dirname(page.where), found["path"]))
     source = page.layout.root / path
+    if not path.startswith(f"docs/{page.lang}/"):  # nothing outside the language's pages is read
+        return f"links to {target!r}, and {path} is no page of the site's {page.lang!r} pages"
+    if linked(source, page.layout.root) is not None:
+        return f"links to {target!r}, and {path} is reached through a symbolic link"
     if not source.is_file():
         return f"links to {target!r}, and {path} is no page"
     if not re.search(r"\{[^}\n]*#" + re.escape(found["anchor"]) + r"[\s}]", source.read_text(encoding="utf-8")):
