@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import environment, records
-from .devices import LOCAL
+from .devices import LOCAL, pending_when_missing
 from .paths import Layout
 from .records import Record, RecordError
 from .snippets import Snippet, discover, source_sha256
@@ -52,7 +52,7 @@ class Standing:
 
     def is_problem(self, device: str) -> bool:
         """Anything but a usable record; a CUDA record not captured yet is a gap, not a problem."""
-        return self.verdict != "current" and not (device == "cuda" and self.verdict == "missing")
+        return self.verdict != "current" and not (pending_when_missing(device) and self.verdict == "missing")
 
 
 def pinned_version(root: Path, package: str) -> str | None:

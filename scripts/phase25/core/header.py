@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import limits
-from .devices import DEVICES
+from .devices import DEFAULT, DEVICES
 from .errors import SourceError, toml_problem
 from .header_block import Block, find_block
 from .names import problem_with
@@ -36,7 +36,7 @@ class ExpectedError:
 
 @dataclass(frozen=True)
 class Header:
-    devices: tuple[str, ...] = ("cpu",)
+    devices: tuple[str, ...] = DEFAULT
     env: dict[str, str] = field(default_factory=dict)
     timeout: float = 120.0
     expect_error: ExpectedError | None = None
@@ -123,7 +123,7 @@ class _Reader:
         return ExpectedError(type=value["type"], match=value["match"])
 
     def devices(self, data: dict) -> tuple[str, ...]:
-        devices = data.get("devices", ["cpu"])
+        devices = data.get("devices", list(DEFAULT))
         if (
             not isinstance(devices, list)
             or not devices

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..core import compare
 from ..core.catalog import Catalog
-from ..core.devices import DEVICES, LOCAL
+from ..core.devices import DEVICES, LOCAL, captured
 from ..core.paths import Layout
 from . import archive, plan, pool
 from .cuda_probe import cuda_available
@@ -50,12 +50,16 @@ def _devices(args: argparse.Namespace) -> list[str] | None:
     devices = list(DEVICES if args.device == "all" else LOCAL if args.device == "local" else [args.device])
     if args.require_device and args.require_device not in devices:
         devices.append(args.require_device)
-    if "cuda" in devices and not cuda_available(args.python or sys.executable):
-        if args.require_device == "cuda":
-            print("error: --require-device cuda, but torch sees no CUDA device on this machine", file=sys.stderr)
+    gpu = [device for device in devices if captured(device)]
+    if gpu and not cuda_available(args.python or sys.executable):
+        if args.require_device in gpu:
+            print(
+                f"error: --require-device {args.require_device}, but torch sees no CUDA device on this machine",
+                file=sys.stderr,
+            )
             return None
         print("note: no CUDA device here; CUDA records are left as they are", file=sys.stderr)
-        devices.remove("cuda")
+        devices = [device for device in devices if device not in gpu]
     return devices
 
 
@@ -123,7 +127,7 @@ def report(args: argparse.Namespace, layout: Layout) -> int:
         )
         print(f"{sid:<{width}}  {device:<{across}}  {view.verdict:<8}  {wall!s:>6}  {torch!s:<8}  {date}")
     problems = catalog.problems()
-    missing_cuda = sum(1 for (_, d), v in catalog.standings.items() if d == "cuda" and v.verdict == "missing")
+    missing_cuda = sum(1 for (_, d), v in catalog.standings.items() if captured(d) and v.verdict == "missing")
     for problem in problems:
         print(f"problem: {problem}", file=sys.stderr)
     print(

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..core import environment
 from ..core.catalog import Catalog
+from ..core.devices import warm
 from ..core.snippets import Snippet
 from .execute import COMPILES
 
@@ -111,4 +112,4 @@ def warm_groups(jobs: list[Job]) -> set[str]:
         for job in jobs
     }
     counts = Counter(envs.values())
-    return {job.key for job in jobs if job.device == "cpu" and counts[envs[job.key]] >= 2}
+    return {job.key for job in jobs if warm(job.device) and counts[envs[job.key]] >= 2}

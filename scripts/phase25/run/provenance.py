@@ -6,7 +6,7 @@ import platform
 import sys
 from typing import Any
 
-from ..core.devices import EMULATIONS
+from ..core.devices import EMULATIONS, captured
 from ..core.machine import cpu
 
 
@@ -27,7 +27,7 @@ def collect(device: str) -> dict[str, Any]:
             info["triton"] = triton.__version__
         except ImportError:
             info["triton"] = None
-    if device == "cuda" and torch is not None and torch.cuda.is_available():
+    if captured(device) and torch is not None and torch.cuda.is_available():
         props = torch.cuda.get_device_properties(0)
         info["device_name"] = props.name
         info["compute_capability"] = f"sm_{props.major}{props.minor}"

@@ -31,6 +31,7 @@ from typing import BinaryIO
 from ..core import limits, records
 from ..core.atomic import write_atomic
 from ..core.catalog import Catalog, standing_of
+from ..core.devices import captured
 from ..core.errors import SourceError
 from ..core.paths import Layout
 
@@ -146,11 +147,11 @@ def _judged(archive: Path, catalog: Catalog, name: str, data: bytearray) -> reco
     except (records.RecordError, UnicodeDecodeError) as exc:
         return f"{name}: {exc}"
     snippet = catalog.snippets.get(snippet_id)
-    if snippet is None or "cuda" not in snippet.header.devices or record.snippet != snippet_id:
+    if snippet is None or not any(map(captured, snippet.header.devices)) or record.snippet != snippet_id:
         return f"{name}: no snippet {snippet_id} that runs on CUDA holds this record"
-    if record.device != "cuda" or not record.provenance.get("compute_capability"):
+    if not captured(record.device) or not record.provenance.get("compute_capability"):
         return f"{name}: its provenance names no GPU (device {record.device})"
-    standing = standing_of(snippet, "cuda", catalog.digests[snippet_id], record, None)
+    standing = standing_of(snippet, record.device, catalog.digests[snippet_id], record, None)
     if standing.state != "current":
         return f"{name}: {standing.reason}"
     return record

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..core import compare, records
 from ..core.catalog import Catalog
+from ..core.devices import REFERENCE
 from ..core.paths import REPO_ROOT, Layout, copy_project
 from ..run import plan, pool, progress
 from ..site.page import directives
@@ -131,7 +132,7 @@ def warm_rebuild(work: Path, repeat: int) -> dict:
 def _execute_all(work: Path, name: str, jobs: int, warm: bool) -> tuple[pool.Outcome, Layout]:
     layout = Layout(REPO_ROOT, REPO_ROOT / "snippets", work / name)
     catalog = Catalog(layout)
-    todo, _ = plan.jobs(catalog, ["cpu"], force=True)
+    todo, _ = plan.jobs(catalog, [REFERENCE], force=True)
     outcome = pool.run(
         catalog,
         todo,
@@ -209,7 +210,7 @@ def execution_counts(work: Path) -> dict:
     executions("one_snippet_edited")
     for record in (project / "records").rglob("*.json"):  # keep the folder: mkdocs.yml watches it
         record.unlink()
-    counts["cpu_pairs"] = sum(1 for s in Catalog(Layout.of(project)).snippets.values() if "cpu" in s.header.devices)
+    counts["cpu_pairs"] = sum(1 for s in Catalog(Layout.of(project)).snippets.values() if REFERENCE in s.header.devices)
     executions("all_stale")
     return counts
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..core import atomic, bounded, drift
 from ..core.catalog import Catalog, pinned_version
-from ..core.devices import LOCAL
+from ..core.devices import LOCAL, REFERENCE
 from ..core.paths import Layout
 from ..run import plan, pool
 from ..site.lang import strings, translations
@@ -162,7 +162,7 @@ def remeasure(root: Path, before: str, jobs: int) -> str:
     folder = scratch_records(root, before)
     stale = tuple(_not_run(root, folder)) if folder.is_dir() else ()
     if stale or not folder.is_dir():  # a run cut short, or snippets edited since: only those run again
-        execute(root, before, jobs, devices=("cpu",), select=stale)
+        execute(root, before, jobs, devices=(REFERENCE,), select=stale)
     return compare_before(root, before, folder)
 
 
@@ -171,8 +171,9 @@ def _not_run(root: Path, folder: Path) -> list[str]:
     catalog = Catalog(Layout(root, root / "snippets", folder))
     found = []
     for snippet_id, snippet in catalog.snippets.items():
-        record = catalog.standing(snippet_id, "cpu").record if "cpu" in snippet.header.devices else None
-        if "cpu" in snippet.header.devices and (record is None or record.source_sha256 != catalog.digests[snippet_id]):
+        ran = REFERENCE in snippet.header.devices
+        record = catalog.standing(snippet_id, REFERENCE).record if ran else None
+        if ran and (record is None or record.source_sha256 != catalog.digests[snippet_id]):
             found.append(snippet_id)
     return found
 
@@ -181,7 +182,7 @@ def compare_before(root: Path, before: str, folder: Path) -> str:
     """Write the report ``torch-<before>-to-<pin>`` of ``folder`` (records made under ``before``) against the
     committed records, and its review checklist with the boxes already ticked kept."""
     name = f"torch-{checked(before)}-to-{pinned(root)}"
-    found = drift.between(Layout(root, root / "snippets", folder), Layout.of(root), ("cpu",))  # only CPU ran
+    found = drift.between(Layout(root, root / "snippets", folder), Layout.of(root), (REFERENCE,))  # only CPU ran
     atomic.write_atomic(drift.report_path(root, name), drift.dumps(found))
     if (root / drift.REPORTS / f"{name}{prose_review.SUFFIX}").is_file():
         prose_review.write(root, name)  # the boxes already ticked stay ticked

@@ -31,7 +31,7 @@ from pathlib import Path
 from ...core import cells
 from ...core.atomic import write_atomic
 from ...core.catalog import Catalog
-from ...core.devices import LOCAL
+from ...core.devices import LOCAL, REFERENCE
 from ...core.names import read_inside
 from ...core.records import Record
 from ...core.snippets import dependency_files
@@ -183,7 +183,7 @@ def build(lab: Lab, catalog: Catalog) -> dict:
             snippet_id = directive.arg or ""
             device, cell = whole_snippet(lab, catalog, snippet_id)
             notebook.append(cell)
-            if device != "cpu":  # said where the cell stands: its output was not made as the lab's others were
+            if device != REFERENCE:  # said where the cell stands: its output was not made as the lab's others were
                 notebook.append(_provenance_cell(catalog.standing(snippet_id, device).record, snippet_id, lab.lang))
         elif directive is not None:
             snippet_id, cell = code_cell(lab, catalog, directive.arg or "")

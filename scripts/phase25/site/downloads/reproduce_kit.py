@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 
 from ...core import records
 from ...core.catalog import Catalog
+from ...core.devices import in_kit
 from ...core.names import read_inside, refuse_links
 from ...core.snippets import Snippet, dependency_files
 from ..lang import strings
@@ -39,7 +40,7 @@ _KITS: WeakKeyDictionary[Catalog, dict[str, bytes]] = WeakKeyDictionary()
 
 def offered(snippet: Snippet) -> bool:
     """A kit is offered for CPU snippets that are not labs (a lab has a download of its own)."""
-    return "cpu" in snippet.header.devices and not snippet.header.cells
+    return any(in_kit(device) for device in snippet.header.devices) and not snippet.header.cells
 
 
 def url(folder: str) -> str:

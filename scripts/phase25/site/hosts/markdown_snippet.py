@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...core.catalog import Catalog, Standing
+from ...core.devices import in_kit
 from ...core.records import Record
 from ...core.sections import excerpt, line_count
 from ..downloads import reproduce_kit
@@ -99,7 +100,7 @@ def record_markdown(record: Record, where: Where) -> list[str]:
     blocks += _files(record, where)
     blocks.append(f"*{provenance_line(record, lang)}*")
     snippet = where.catalog.snippets[record.snippet]
-    if record.device == "cpu" and reproduce_kit.offered(snippet):
+    if in_kit(record.device) and reproduce_kit.offered(snippet):
         folder = record.snippet.split("/")[0]
         kit = f"[reproduce-{folder}.zip]({where.site_root}{reproduce_kit.url(folder)})"
         size = max(1, len(reproduce_kit.kit(where.catalog, folder)) // 1024)

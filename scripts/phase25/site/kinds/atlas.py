@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core import atlas_drift, drift
 from ...core.catalog import archived
+from ...core.devices import CAPTURED, REFERENCE
 from ...core.records import Record
 from ..lang.strings import STRINGS, text
 from ..page.context import Page, Problem, Rendered
@@ -185,7 +186,8 @@ def _item(entry: dict[str, Any], shard: str, lang: str, changed: bool = False) -
 
 
 def _cuda_line(page: Page, snippet_id: str) -> str:
-    standing = page.catalog.standing(snippet_id, "cuda") if (snippet_id, "cuda") in page.catalog.standings else None
+    found = [page.catalog.standing(snippet_id, d) for d in CAPTURED if (snippet_id, d) in page.catalog.standings]
+    standing = found[0] if found else None
     if standing is None or not standing.usable or standing.record is None:
         return f'<p class="atlas-cuda">{escape(text(page.lang, "atlas_cuda_missing"))}</p>'
     version = standing.record.provenance.get("torch", "?")
@@ -246,9 +248,9 @@ def _earlier_list(earlier: list[tuple[str, list[str]]], record: Record, lang: st
 def render(directive: Directive, page: Page) -> Rendered:
     """The atlas of the snippet the directive names, from its current CPU record."""
     snippet_id = directive.arg or ""
-    if (snippet_id, "cpu") not in page.catalog.standings:
+    if (snippet_id, REFERENCE) not in page.catalog.standings:
         return Rendered("", [Problem(directive.line, f"::: atlas {snippet_id}: no such snippet with a CPU record")])
-    standing = page.catalog.standing(snippet_id, "cpu")
+    standing = page.catalog.standing(snippet_id, REFERENCE)
     if not standing.usable or standing.record is None:
         problem = Problem(
             directive.line, f"::: atlas {snippet_id}: its CPU record is {standing.verdict}: {standing.why()}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ...core import compare
+from ...core.devices import in_kit
 from ...core.records import OMITTED, Record
 from ..downloads import picture_words, reproduce_kit
 from ..downloads.published import MANY, outside_files, published_url, source_url
@@ -205,7 +206,7 @@ def _published(record: Record, page: Page) -> list[str]:
 def _reproduce(record: Record, page: Page) -> str:
     """How a reader runs this snippet on their machine and compares with this record (CPU outputs)."""
     snippet = page.catalog.snippets[record.snippet]
-    if record.device != "cpu" or not reproduce_kit.offered(snippet):
+    if not in_kit(record.device) or not reproduce_kit.offered(snippet):
         return ""
     folder = record.snippet.split("/")[0]
     size = max(1, len(reproduce_kit.kit(page.catalog, folder)) // 1024)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ...core.catalog import Standing
+from ...core.devices import pending_when_missing
 from ..lang.strings import text
 from ..page import review
 from ..page.context import Page, Problem, Rendered
@@ -82,7 +83,7 @@ def stale_text(standing: Standing, page: Page) -> str:
 
 def pending(device: str, standing: Standing) -> bool:
     """A tab that waits for its record: only a GPU run may be missing from a good build (no GPU in CI)."""
-    return device == "cuda" and standing.state == "missing"
+    return pending_when_missing(device) and standing.state == "missing"
 
 
 def _label(device: str, standing: Standing, lang: str) -> str:

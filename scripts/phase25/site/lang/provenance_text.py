@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...core.devices import emulated
+from ...core.devices import captured, emulated
 from ...core.records import Record
 from .strings import count, number, text
 
@@ -29,7 +29,7 @@ def cpu_model_text(recorded: str, lang: str) -> str:
 def provenance_line(record: Record, lang: str) -> str:
     """One line: where, with what and when this output was produced."""
     p, run = record.provenance, record.run
-    if record.device == "cuda":
+    if captured(record.device):
         where = f"{text(lang, 'captured_on')} {p.get('device_name', 'CUDA')}"
         if p.get("compute_capability"):
             where += f" ({p['compute_capability']})"
