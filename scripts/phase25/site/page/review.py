@@ -29,6 +29,8 @@ ITEM = re.compile(
     r" · (?P<kind>snippet|note|map|cell) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+(?:#[A-Za-z0-9_-]+)?) "
     rf"\((?P<device>{devices.NAME})\)(?: · .*)?$"
 )
+# Any list item that opens with a box, however an editor bullets or indents it: one that ITEM does not match is an error.
+BOXLIKE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[")
 # A snippet directive shows the output (a tab per device, emulated ones included); a note quotes it; a map quotes
 # one line of it per step; a lab's cell shows its share of the lab's output (or, without #<cell>, a whole snippet's).
 REVIEWED_KINDS = ("snippet", "note", "map", "cell")
@@ -120,7 +122,7 @@ def unticked(root: Path) -> dict[Item, Open]:
     for checklist in sorted((root / drift.REPORTS).glob(f"*{SUFFIX}")):
         rel = checklist.relative_to(root).as_posix()
         for number, line in enumerate(checklist.read_text(encoding="utf-8").split("\n"), 1):
-            if not line.startswith("- ["):
+            if not BOXLIKE.match(line):
                 continue
             match = ITEM.match(line)
             if not match:
