@@ -14,12 +14,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..core import bounded
 from ..site.hosts import llms
 from ..site.lang import strings
 from . import page_checks
@@ -96,7 +96,7 @@ def links(site: Path, prefix: str = "/") -> list[Problem]:
             *map(str, pages(site)),
             *map(str, twins(site)),
         ]
-        done = subprocess.run(
+        done = bounded.run(  # its whole process group killed at the deadline, as every tool's
             command,
             check=False,  # lychee exits 2 when it found a broken link: the report says which
             capture_output=True,
