@@ -29,7 +29,7 @@ ITEM = re.compile(
     r" · (?P<kind>snippet|note|map|cell) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+(?:#[A-Za-z0-9_-]+)?) "
     rf"\((?P<device>{devices.NAME})\)(?: · .*)?$"
 )
-# Any list item that opens with a box, however an editor bullets or indents it: one that ITEM does not match is an error.
+# A list item that opens with a box, however an editor bullets or indents it: one that ITEM does not match is an error.
 BOXLIKE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[")
 # A snippet directive shows the output (a tab per device, emulated ones included); a note quotes it; a map quotes
 # one line of it per step; a lab's cell shows its share of the lab's output (or, without #<cell>, a whole snippet's).
