@@ -80,3 +80,22 @@ def test_an_extra_report_that_ends_elsewhere_marks_nothing(site, toy):  # noqa: 
     assert "changed-mark" not in render(toy)
     report(toy, NAME, "changed")
     assert render(toy).count("changed-mark") == 1
+
+
+@pytest.mark.parametrize("drift_page", ["missing", "another report", "a link"])
+def test_a_mark_whose_drift_page_does_not_show_its_report_stops_the_build(site, toy, tmp_path, drift_page):  # noqa: F811
+    """The mark links to the drift page of its language, at the diff of its report: with no such page, or a page
+    that shows another report, or one reached through a link, it would point nowhere."""
+    record, _ = site
+    record()
+    report(toy, NAME, "changed")
+    shown = toy.root / "docs" / "en" / "reference" / f"drift-torch-{TORCH}.md"
+    shown.unlink()
+    if drift_page == "another report":
+        shown.write_text("# Drift\n\n::: drift-report torch-2.11.0-to-2.12.0\n", encoding="utf-8")
+    elif drift_page == "a link":
+        (tmp_path / "page.md").write_text(f"::: drift-report {NAME}\n", encoding="utf-8")
+        shown.symlink_to(tmp_path / "page.md")
+    with pytest.raises(SourceError, match=f"drift-report {NAME}") as caught:
+        render(toy)
+    assert caught.value.path == f"docs/en/reference/drift-torch-{TORCH}.md"

@@ -27,6 +27,10 @@ def report(toy, name: str, state: str, device: str = "cpu") -> None:
     folder.mkdir(parents=True, exist_ok=True)
     entry = {"snippet": "page/a", "device": device, "state": state, "kind": "real" if state == "changed" else None}
     (folder / f"{name}.json").write_text(json.dumps({"entries": [entry]}), encoding="utf-8")
+    for lang in ("en", "es"):  # its drift page in each language, as upgrade writes it: the marks link there
+        drift_page = toy.root / "docs" / lang / "reference" / f"drift-torch-{name.rsplit('-to-', 1)[-1]}.md"
+        drift_page.parent.mkdir(parents=True, exist_ok=True)
+        drift_page.write_text(f"# Drift\n\n::: drift-report {name}\n", encoding="utf-8")
 
 
 def rendered(toy, lang: str = "en", where: str = "page.md", root: str = "") -> str:
@@ -98,6 +102,7 @@ def test_an_output_only_the_build_changed_is_marked_as_the_builds_not_the_releas
     record()
     folder = toy.root / drift.REPORTS
     folder.mkdir(parents=True, exist_ok=True)
+    report(toy, f"torch-2.12.0-to-{TORCH}", "changed")  # its drift pages; the report itself is written below
     entry = {"snippet": "page/a", "device": "cpu", "state": "changed", "kind": "build"}
     cases = (
         ("2.12.0+cpu", ">changed with the CUDA build<", ">cambió con el build CUDA<"),

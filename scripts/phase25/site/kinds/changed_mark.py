@@ -65,16 +65,27 @@ def _shown(path: Path) -> str:
     return f"{drift.REPORTS}/{path.name}"
 
 
+def _shows(drift_page: Path, name: str) -> bool:
+    """Whether the drift page of a language shows report ``name``: a mark must not point at a page, or a diff, that
+    is not there."""
+    if not drift_page.is_file() or drift_page.is_symlink():
+        return False
+    return f"::: drift-report {name}" in drift_page.read_text(encoding="utf-8").splitlines()
+
+
 def mark(page: Page, snippet_id: str, device: str) -> str:
     """The mark of one output, or "" when the last upgrade did not change it."""
     torch = page.catalog.torch
     reports = page.layout.root / drift.REPORTS
     if not torch or not reports.is_dir():
         return ""
-    _, changed = _changed(reports, torch, reports.stat().st_mtime)
+    name, changed = _changed(reports, torch, reports.stat().st_mtime)
     cause = changed.get((snippet_id, device))
     if cause is None:
         return ""
+    shown = f"docs/{page.lang}/reference/drift-torch-{torch}.md"
+    if not _shows(page.layout.root / shown, name):
+        raise SourceError(shown, f"does not show '::: drift-report {name}', whose diffs the changed-in marks link to")
     minor = ".".join(torch.split(".")[:2])
     language = "" if page.lang == SOURCE else f"{page.lang}/"
     href = f"{page.site_root}{language}reference/drift-torch-{torch}/#{diff_id(snippet_id)}"
