@@ -29,6 +29,9 @@ def add_french(project: Path) -> None:
             rf'^    "{key}": .*?,\n(?=    "|\}})', f'    "{key}": "{word}",\n', strings, count=1, flags=re.M | re.S
         )
     (lang / "strings_fr.py").write_text(strings, encoding="utf-8")  # 2. a strings module
+    for readers in (project / "reports" / "drift").glob("*.readers.toml"):  # 4. each drift report's reader lines
+        lines = readers.read_text(encoding="utf-8").splitlines(keepends=True)
+        readers.write_text("".join(line + ("fr" + line[2:] if line.startswith("es = ") else "") for line in lines))
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     at = text.index("\nnav:")  # 3. an entry of the i18n plugin: after the last language's
