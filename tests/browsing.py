@@ -94,3 +94,16 @@ def serving(built_site: Path, prefix: str, port: int = 0):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def show_in_page(tab, url: str, html: str) -> None:
+    """Serve ``url`` with its article replaced by ``html``: a rendered toy page seen in the site's real chrome."""
+    import re
+
+    inner = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.S)
+
+    def fulfil(route):
+        page_html = route.fetch().text()
+        route.fulfill(body=inner.sub(lambda m: m.group(1) + html + m.group(2), page_html), content_type="text/html")
+
+    tab.route(url, fulfil)

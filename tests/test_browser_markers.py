@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsing import DESKTOP, PHONE
+from browsing import DESKTOP, PHONE, show_in_page
 from phase25.core import environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.devices import DEVICES, EMULATION_FIELDS, emulated
@@ -229,13 +229,7 @@ def test_the_marker_follows_in_the_widest_sets_the_site_can_write(browser, serve
     url = f"{base}/{'es/' if lang == 'es' else ''}theory/01-dispatcher-and-aten/"
     context = browser.new_context(viewport=DESKTOP)
     tab = context.new_page()
-
-    def fulfil(route):
-        page_html = route.fetch().text()
-        inner = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.S)
-        route.fulfill(body=inner.sub(lambda m: m.group(1) + html + m.group(2), page_html), content_type="text/html")
-
-    tab.route(url, fulfil)
+    show_in_page(tab, url, html)
     problems = []
     for width, viewport in WIDTHS.items():
         tab.set_viewport_size(viewport)

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browsing import DESKTOP, PHONE
+from browsing import DESKTOP, PHONE, show_in_page
 from phase25.core import environment, records
 from phase25.core.catalog import Catalog
 from phase25.core.records import Record
@@ -247,13 +247,7 @@ def test_tabs_link_where_every_tab_has_a_record_and_never_reach_a_pending_one(br
     url = f"{base}/theory/01-dispatcher-and-aten/"
     context = browser.new_context(viewport=DESKTOP)
     tab = context.new_page()
-
-    def fulfil(route):
-        page_html = route.fetch().text()
-        inner = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.S)
-        route.fulfill(body=inner.sub(lambda m: m.group(1) + html + m.group(2), page_html), content_type="text/html")
-
-    tab.route(url, fulfil)
+    show_in_page(tab, url, html)
     opened = lambda: [(s["snippet"], s["open"]) for s in tab.evaluate(TAB_SETS)]  # noqa: E731
     tab.goto(url, wait_until="load")
     assert opened() == [("page/a", 0), ("page/b", 0), ("page/a", 0)]
