@@ -87,7 +87,9 @@ def _kit(toy, body: str, extra: str) -> Path:
     [record] = toy.run()[0].executed
     assert record.status == "ok", record.output()
     path.write_text(path.read_text().split("# ///\n")[0] + "# ///\n" + body, encoding="utf-8")
-    shutil.copytree(CORE, toy.root / "scripts" / "phase25" / "core", ignore=shutil.ignore_patterns("__pycache__"))
+    for room in ("core", "kit"):
+        target = toy.root / "scripts" / "phase25" / room
+        shutil.copytree(CORE.parent / room, target, ignore=shutil.ignore_patterns("__pycache__"))
     (toy.root / "scripts" / "phase25" / "__init__.py").write_text("")
     return toy.root
 
@@ -96,7 +98,7 @@ def _reproduce(kit: Path, snippet_id: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PHASE25_"))}
     env["PYTHONPATH"] = str(kit / "scripts")
     return bounded.run(
-        [sys.executable, "-m", "phase25.core.reproduce", snippet_id],
+        [sys.executable, "-m", "phase25.kit.reproduce", snippet_id],
         cwd=kit,
         env=env,
         capture_output=True,

@@ -1,9 +1,10 @@
 """The package's layers, as a test: which folder may import which, and the run path on a machine with torch only.
 
 core/ imports nothing of the package outside itself; run/ imports core/; site/ imports core/ and run/;
-tools/ may import them all, and nothing imports tools/. core/ and run/ import the standard library only
-at module level (run/ may import torch inside a function: the snippet's process has it). The command line
-imports core/ and run/ and finds every other command in its table, when that command runs.
+tools/ may import them all, and nothing imports tools/. kit/ (what runs on a reader's machine) imports core/
+and nothing imports it. core/, kit/ and run/ import the standard library only at module level (run/ may
+import torch inside a function: the snippet's process has it). The command line imports core/ and run/
+and finds every other command in its table, when that command runs.
 
 Inside site/, every module lives in a room of one concern, and the rooms are layered the same way: page/
 (one page: its source, its directives, what a renderer is given) imports no other room; lang/ imports page/;
@@ -32,9 +33,10 @@ from packaging.requirements import Requirement
 from phase25.core import bounded
 
 PACKAGE = REPO / "scripts" / "phase25"
-FOLDERS = ("core", "run", "site", "tools")
+FOLDERS = ("core", "kit", "run", "site", "tools")
 MAY_IMPORT = {
     "core": {"core"},
+    "kit": {"core", "kit"},
     "run": {"core", "run"},
     "site": {"core", "run", "site"},
     "tools": {"core", "run", "site", "tools"},
@@ -43,7 +45,7 @@ MAY_IMPORT = {
 SITE = PACKAGE / "site"
 ROOMS = ("page", "lang", "downloads", "kinds", "hosts")  # bottom first: a room imports only the rooms before it
 ROOM_MAY_IMPORT = {room: set(ROOMS[: ROOMS.index(room) + 1]) for room in ROOMS} | {"": {"", *ROOMS}}
-STDLIB_ONLY = ("core", "run", "")  # at module level: what the GPU machine's bare Python must import
+STDLIB_ONLY = ("core", "kit", "run", "")  # at module level: what the GPU machine's and a reader's bare Python import
 LATE_THIRD_PARTY = {"run": {"torch", "triton"}}  # imported inside functions, in the snippet's process
 
 

@@ -38,7 +38,7 @@ def test_the_kit_holds_the_snippets_their_files_records_and_the_core_only(kit):
         "reproduce.py",
         "README.md",
         "scripts/minigpt/minigpt.pt",
-        "scripts/phase25/core/reproduce.py",
+        "scripts/phase25/kit/reproduce.py",
         "snippets/00-orientation/dispatch_keys.py",
         "records/00-orientation/dispatch_keys.cpu.json",
     } <= names

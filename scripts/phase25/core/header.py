@@ -170,7 +170,7 @@ class Field:
     """One header field, declared once: how it is read and checked, what it is for, and how it enters the
     environment key (``always``; ``when set``, so that adding the field leaves every record that does not
     set it current; ``through the environment`` of the run; ``no``, when it cannot change what a run
-    prints). ``reproduce`` names the code through which the reproduction kit honours it (core/reproduce.py
+    prints). ``reproduce`` names the code through which the reproduction kit honours it (kit/reproduce.py
     and the kit's builder; a test finds it there), or is empty where a reader's run needs nothing of it: a
     field that changes how a snippet runs must be honoured there too."""
 

@@ -21,10 +21,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import bounded, compare, environment, normalize, records
-from .machine import cpu
-from .paths import Layout
-from .snippets import Snippet, discover
+from ..core import bounded, compare, environment, normalize, records
+from ..core.machine import cpu
+from ..core.paths import Layout
+from ..core.snippets import Snippet, discover
 
 COMPARED = ("stdout", "stderr", "artifacts", "ranks")
 _TORCH_FACTS = (

@@ -2,7 +2,7 @@
 
 One zip per folder of ``snippets/`` (one per page): the page's snippets, the repository files they
 declare in ``deps``, their CPU records, the standard-library ``core`` folder of this package, and a
-``reproduce.py`` that runs one snippet and compares its output with its record (see core/reproduce.py).
+``reproduce.py`` that runs one snippet and compares its output with its record (see kit/reproduce.py).
 The archive holds the same bytes for the same sources, so the site is reproducible too.
 """
 
@@ -20,7 +20,9 @@ from ...core.names import read_inside, refuse_links
 from ...core.snippets import Snippet, dependency_files
 from ..lang import strings
 
-CORE = Path(__file__).resolve().parents[2] / "core"
+PACKAGE = Path(__file__).resolve().parents[2]
+CORE = PACKAGE / "core"
+KIT = PACKAGE / "kit"
 LAUNCHER = '''"""Run a snippet of this page as the site did, and compare its output with the site's record.
 
     python reproduce.py <snippet id>      (e.g. python reproduce.py {example})
@@ -33,7 +35,7 @@ from pathlib import Path
 
 here = Path(__file__).resolve().parent
 os.environ["PYTHONPATH"] = str(here / "scripts")
-os.execv(sys.executable, [sys.executable, "-m", "phase25.core.reproduce", *sys.argv[1:]])
+os.execv(sys.executable, [sys.executable, "-m", "phase25.kit.reproduce", *sys.argv[1:]])
 '''
 _KITS: WeakKeyDictionary[Catalog, dict[str, bytes]] = WeakKeyDictionary()
 
@@ -65,6 +67,8 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
     )
     for module in sorted(CORE.glob("*.py")):
         files[f"scripts/phase25/core/{module.name}"] = module.read_bytes()
+    for module in sorted(KIT.glob("*.py")):
+        files[f"scripts/phase25/kit/{module.name}"] = module.read_bytes()
     example = chosen[0].id if chosen else f"{folder}/<name>"
     files["reproduce.py"] = LAUNCHER.format(example=example).encode()
     files["README.md"] = readme(folder, catalog.torch or "<torch>", example, [s.id for s in chosen]).encode()
