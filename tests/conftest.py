@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from browsing import CHROMIUM, ELSEWHERE, FLAGS, serving, site_prefix
+from page_visits import every_page, visit_all
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT, REPO_ROOT, Layout
 from phase25.run import plan, pool, progress
@@ -299,12 +300,27 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
 
 
 # The browser tests' fixtures, shared by every module that drives the browser (tests/browsing.py serves the site).
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def served(built_site: Path, preview_port: int):
-    """The site served under the path it is published at (its site_url), on the port it was built for."""
+    """The site served under the path it is published at (its site_url), on the port it was built for: for the
+    whole session, since ``visits`` serves every module from one visit of each page."""
     prefix = site_prefix(built_site)
     with serving(built_site, prefix, preview_port) as base:
         yield base, prefix
+
+
+@pytest.fixture(scope="session")
+def visits(served, built_site: Path) -> dict[str, dict]:
+    """Each page of both languages, and the 404, loaded once in a fresh tab (tests/page_visits.py), for every
+    test module that reads a per-page measurement."""
+    base, _ = served
+    paths = [*every_page(built_site), "no/such/page/"]
+    # axe's time grows with the elements it checks, mostly highlighted tokens: the longest runs go first.
+    elements = {
+        p: (built_site / p / "index.html").read_text().count("<span") if (built_site / p).is_dir() else 0 for p in paths
+    }
+    found = visit_all(base, sorted(paths, key=elements.get, reverse=True))
+    return {path: found[path] for path in sorted(found)}
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """A picture a snippet drew (the DDP timeline), read on a phone: its text at the size it was drawn at, the picture
 scrolling in its own frame, a link that opens it alone; and a long output cut, its whole one click below.
 
-The page's own check of small text (test_browser.py) cannot see text inside an image: this one computes it from
+The page's own check of small text (test_browser_phone.py) cannot see text inside an image: this one computes it from
 the size the image is shown at against the size it was drawn at (its text is drawn at 12 px).
 """
 

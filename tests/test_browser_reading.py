@@ -1,6 +1,6 @@
 """What a reader sees of a snippet and of the atlas's controls: the lines each snippet marks, the whole file
 one click away, and controls readable in both colour schemes. (The share of each theory page that code,
-output and prose take is reported by test_browser.py, from the visits it makes anyway.)
+output and prose take is reported by test_browser_weight.py, from the visits it makes anyway.)
 """
 
 from __future__ import annotations

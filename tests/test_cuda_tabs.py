@@ -4,8 +4,8 @@ it has run, and which boxes that scroll sideways a keyboard can reach.
 
 Material's ``content.tabs.link`` links every ``[data-tabs]`` set by the text of its labels, across pages and
 languages, and remembers the choice. A set with a pending tab must never be one of them: a click on its empty
-CUDA tab would hide every CPU output of the site. The browser proves the clicks (tests/test_browser.py); these
-tests prove the markup the browser relies on, in milliseconds.
+CUDA tab would hide every CPU output of the site. The browser proves the clicks
+(tests/test_browser_interactions.py); these tests prove the markup the browser relies on, in milliseconds.
 """
 
 from __future__ import annotations
