@@ -7,7 +7,10 @@ import queue
 import threading
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 from axe_check import axe_violations
@@ -71,6 +74,9 @@ SMALL_TEXT = """() => {
 }"""
 
 
+HAS_DIAGRAM = "() => document.querySelector('figure.snippet-diagram svg') !== null"
+
+
 # The same page at a phone's width, once the tab is resized and the layout has followed (two frames): its width,
 # the viewport's, its texts under 12 px and its shares.
 PHONE_LOOK = f"""async () => {{
@@ -80,10 +86,53 @@ PHONE_LOOK = f"""async () => {{
 }}"""
 
 
-def visit(browser, base: str, path: str, twin: tuple[list[str], list[str]] | None) -> tuple[dict, tuple]:
-    """One page loaded in a fresh tab: its errors, failed requests, bytes and axe violations at a desktop's
-    width, then its width and small texts at a phone's; and what its translation needs from it (its code blocks
-    and the kinds of text whose contrast it checked)."""
+Twin = dict[str, Any] | None  # what a translation's English twin measured; None for a page of the default language
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One per-page measurement: ``measure`` runs in the page's tab at ``viewport``, given what the page's English
+    twin measured when the page is a translation. Its result is kept under the row's name, its time in ``seconds``.
+    """
+
+    viewport: dict[str, int]
+    measure: Callable[[Any, Twin], Any]
+
+
+def script(source: str) -> Callable[[Any, Twin], Any]:
+    """A probe that is a script run in the page."""
+    return lambda tab, _twin: tab.evaluate(source)
+
+
+def axe(tab, twin: Twin) -> dict[str, Any]:
+    """axe's serious and critical violations (see :func:`axe_check.run_axe`), what its shortcuts left out, and
+    what the page's translation needs from it: its code blocks and the kinds of text whose contrast it checked."""
+    blocks = tab.evaluate("[...document.querySelectorAll('pre > code')].map(b => b.outerHTML)")
+    english = (twin["axe"]["blocks"], twin["axe"]["kinds"]) if twin else (None, None)
+    violations, twins, contrast_twins, kinds = axe_violations(tab, *english)
+    return {
+        "violations": violations,
+        "twin_blocks": twins,
+        "contrast_twins": contrast_twins,
+        "blocks": blocks,
+        "kinds": kinds,
+    }
+
+
+# What every page's visit measures, one row per per-page check, in the order the rows run: the shares before axe
+# marks the page, and the phone's row last, on the page as loaded with its tab resized to a phone's width (see
+# test_every_page_on_a_phone_has_no_sideways_scroll_and_no_text_under_12_px). The test that reads each row:
+PROBES: dict[str, Probe] = {
+    "shares": Probe(DESKTOP, script(SHARES)),  # test_theory_pages_report_their_share_of_code_output_and_prose
+    "diagram": Probe(DESKTOP, script(HAS_DIAGRAM)),  # test_every_page_transfers_at_most_300_kb, which marks them
+    "axe": Probe(DESKTOP, axe),  # test_no_serious_or_critical_accessibility_violation
+    "phone": Probe(PHONE, script(PHONE_LOOK)),  # test_every_page_on_a_phone_has_no_sideways_scroll_and_no_text_...
+}
+
+
+def visit(browser, base: str, path: str, twin: Twin) -> dict[str, Any]:
+    """One page loaded in a fresh tab at a desktop's width: its errors, failed requests and bytes, and each row
+    of ``PROBES`` measured in turn."""
     context = browser.new_context(viewport=DESKTOP)
     tab = context.new_page()
     errors, failed, sizes = [], [], {}
@@ -100,33 +149,19 @@ def visit(browser, base: str, path: str, twin: tuple[list[str], list[str]] | Non
     tab.on("requestfinished", finished)
     started = time.perf_counter()
     tab.goto(f"{base}/{path}", wait_until="load")
-    loaded = time.perf_counter()
+    found: dict[str, Any] = {"seconds": {"load": time.perf_counter() - started}}
     tab.wait_for_timeout(300)
-    blocks = tab.evaluate("[...document.querySelectorAll('pre > code')].map(b => b.outerHTML)")
-    shares = tab.evaluate(SHARES)
-    checking = time.perf_counter()
-    violations, twins, contrast_twins, kinds = axe_violations(tab, *(twin or (None, None)))
-    checked = time.perf_counter()
-    tab.set_viewport_size(PHONE)  # the phone's checks, on the page as loaded (test_every_page_on_a_phone_...)
-    phone = tab.evaluate(PHONE_LOOK)
+    for name, probe in PROBES.items():
+        started = time.perf_counter()
+        if probe.viewport != tab.viewport_size:
+            tab.set_viewport_size(probe.viewport)
+        found[name] = probe.measure(tab, twin)
+        found["seconds"][name] = time.perf_counter() - started
     weight = [sum(size[i] for url, size in sizes.items() if "search_index.json" not in url) for i in (0, 1)]
     if path == "no/such/page/":  # its own document is a 404 by design; what it loads must not be
         errors = [e for e in errors if "status of 404" not in e]
-    found = {
-        "errors": errors,
-        "failed": failed,
-        "bytes": weight[0],
-        "decoded": weight[1],
-        "axe": violations,
-        "twin_blocks": twins,
-        "contrast_twins": contrast_twins,
-        "diagram": bool(tab.locator("figure.snippet-diagram svg").count()),
-        "shares": shares,
-        "phone": phone,
-        "seconds": {"load": loaded - started, "axe": checked - checking, "phone": time.perf_counter() - checked},
-    }
     context.close()
-    return found, (blocks, kinds)
+    return found | {"errors": errors, "failed": failed, "bytes": weight[0], "decoded": weight[1]}
 
 
 def next_or_none(pending: queue.SimpleQueue) -> str | None:
@@ -141,14 +176,15 @@ VISITORS = 2  # tabs at work at once, one browser each: Playwright's sync API ke
 
 def visit_all(base: str, paths: list[str]) -> dict[str, dict]:
     """Every page visited by ``VISITORS`` threads: English pages first, then the translations, which
-    need their twin's code blocks (see :func:`axe_violations`)."""
+    need what their twin measured (see :func:`axe_check.run_axe`)."""
     english = [p for p in paths if not p.startswith(TRANSLATED)]
     phases = [english, [p for p in paths if p not in english]]
     queues = [queue.SimpleQueue() for _ in phases]
     for todo, pending in zip(phases, queues, strict=True):
         for path in todo:
             pending.put(path)
-    found, blocks, failures = {}, {}, []
+    found: dict[str, dict] = {}
+    failures: list[Exception] = []
     barrier = threading.Barrier(VISITORS)
 
     def work() -> None:
@@ -159,8 +195,8 @@ def visit_all(base: str, paths: list[str]) -> dict[str, dict]:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
                 for pending in queues:
                     for path in iter(lambda pending=pending: next_or_none(pending), None):
-                        twin = blocks.get(path.removeprefix(TRANSLATED)) if path.startswith(TRANSLATED) else None
-                        found[path], blocks[path] = visit(browser, base, path, twin)
+                        twin = found.get(path.removeprefix(TRANSLATED)) if path.startswith(TRANSLATED) else None
+                        found[path] = visit(browser, base, path, twin)
                     barrier.wait()  # every English page is done before any translation starts
                 browser.close()
         except Exception as exc:  # noqa: BLE001 -- re-raised in the test's thread

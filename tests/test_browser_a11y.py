@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from axe_check import axe_violations, run_axe
-from page_visits import VISITORS
+from page_visits import PROBES, VISITORS
 
 pytestmark = [
     pytest.mark.browser,
@@ -18,21 +18,22 @@ pytestmark = [
 
 
 def test_no_serious_or_critical_accessibility_violation(visits, figures):
-    twins = {p: v["twin_blocks"] for p, v in visits.items() if v["twin_blocks"]}
+    axe = {p: v["axe"] for p, v in visits.items()}
+    twins = {p: found["twin_blocks"] for p, found in axe.items() if found["twin_blocks"]}
     figures.append(
         f"axe: {sum(twins.values())} code blocks of {len(twins)} translated pages identical to their "
-        f"English twin's, checked there; the contrast of {sum(v['contrast_twins'] for v in visits.values())} "
+        f"English twin's, checked there; the contrast of {sum(found['contrast_twins'] for found in axe.values())} "
         "texts stood for by another of their kind on the same page or on its English twin"
     )
-    load, axe, phone = (sum(v["seconds"][k] for v in visits.values()) for k in ("load", "axe", "phone"))
+    seconds = {row: sum(v["seconds"][row] for v in visits.values()) for row in ("load", *PROBES)}
     slowest = sorted(visits, key=lambda p: -sum(visits[p]["seconds"].values()))[:3]
     figures.append(
-        f"browser: {len(visits)} visits, {VISITORS} at once: loading {load:.0f} s, axe {axe:.0f} s and the phone's "
-        f"checks {phone:.0f} s in all; "
-        "the slowest: "
+        f"browser: {len(visits)} visits, {VISITORS} at once: "
+        + ", ".join(f"{row} {spent:.0f} s" for row, spent in seconds.items())
+        + " in all; the slowest: "
         + ", ".join(f"/{p} {visits[p]['seconds']['load']:.1f} + {visits[p]['seconds']['axe']:.1f} s" for p in slowest)
     )
-    assert {p: v["axe"] for p, v in visits.items() if v["axe"]} == {}
+    assert {p: found["violations"] for p, found in axe.items() if found["violations"]} == {}
 
 
 def test_axe_leaves_out_only_code_identical_to_the_english_twins(page):
