@@ -30,6 +30,7 @@ SURFACES = (
     "Caches",
     "Page sources",
     "Multi-rank runs",
+    "The emulated device",
 )
 
 

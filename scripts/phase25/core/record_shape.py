@@ -213,6 +213,23 @@ def _fields(data: object, required: dict[str, Check], optional_: dict[str, Check
             raise ShapeError(f"field {prefix}{name} {why}")
 
 
+def _claims_its_device(device: str, provenance: dict[str, Any]) -> None:
+    """An emulated output names its emulation, and no other output does: a record cannot pass emulated code
+    generation off as a CPU run or a GPU capture, nor an emulated device's output as made without the emulation."""
+    if emulated(device):
+        missing = [name for name in EMULATION_FIELDS if not provenance.get(name)]
+        if missing:
+            raise ShapeError(
+                f"field provenance does not name the emulation that made this {device} output "
+                f"(no {', '.join(missing)}): the snippet must switch the emulation on"
+            )
+    elif found := [name for name in EMULATION_FIELDS if name in provenance]:
+        raise ShapeError(
+            f"field provenance names an emulation ({', '.join(found)}), but a {device} output is made without one: "
+            "emulated code generation is an output of an emulated device, declared in the snippet's devices"
+        )
+
+
 def check(data: dict[str, Any]) -> None:
     """Raise ShapeError naming the first field that is not what a record's must be."""
     _fields(
@@ -227,13 +244,8 @@ def check(data: dict[str, Any]) -> None:
         {"published": PUBLISHED},
         "",
     )
-    if emulated(data["device"]) and isinstance(data["output"], dict) and data["output"].get("status") == "ok":
+    if isinstance(data["output"], dict) and data["output"].get("status") == "ok":
         # Only an ok run's output is shown as an output; a failed one is a problem on every page that shows it.
-        missing = [name for name in EMULATION_FIELDS if not data["provenance"].get(name)]
-        if missing:
-            raise ShapeError(
-                f"field provenance does not name the emulation that made this {data['device']} output "
-                f"(no {', '.join(missing)}): the snippet must switch the emulation on"
-            )
+        _claims_its_device(data["device"], data["provenance"])
     _fields(data["output"], OUTPUT, OUTPUT_OPTIONAL, "output.")
     _fields(data["run"], RUN, RUN_OPTIONAL, "run.")
