@@ -32,7 +32,7 @@ def reproduce(kit: Path, snippet_id: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_kit_holds_the_snippets_their_files_records_and_the_core_only(kit):
+def test_the_kit_holds_the_snippets_their_files_records_and_the_core_modules_it_imports_only(kit):
     names = {p.relative_to(kit).as_posix() for p in kit.rglob("*") if p.is_file()}
     assert {
         "reproduce.py",
@@ -43,6 +43,9 @@ def test_the_kit_holds_the_snippets_their_files_records_and_the_core_only(kit):
         "records/00-orientation/dispatch_keys.cpu.json",
     } <= names
     assert not [n for n in names if n.startswith(("scripts/phase25/site", "scripts/phase25/run", "docs/"))]
+    core = {n.removeprefix("scripts/phase25/core/") for n in names if n.startswith("scripts/phase25/core/")}
+    assert {"__init__.py", "bounded.py", "environment.py", "records.py", "snippets.py"} <= core
+    assert not core & {"catalog.py", "cells.py", "drift_readers.py"}  # core modules the kit never imports stay home
 
 
 def test_a_reader_reproduces_an_output_and_sees_both_machines(kit):

@@ -2,7 +2,7 @@
 
 This is the program inside the reproduction kit a page offers for download (``python reproduce.py ID``).
 It needs Python and torch only, outside this repository: the kit holds the snippets of one page, the
-files they import, their CPU records and this package's ``core`` folder (standard library only). The
+files they import, their CPU records and the modules of ``core`` it imports (standard library only). The
 snippet runs in a scratch folder with the site's pins (the same environment the record was made in),
 its output is normalized by the same rules, and the result says what matched, what differed (as a
 diff), and where both outputs were made, side by side.

@@ -1,13 +1,15 @@
 """The reproduction kit of a page: what a reader downloads to run its snippets and compare with the records.
 
 One zip per folder of ``snippets/`` (one per page): the page's snippets, the repository files they
-declare in ``deps``, their CPU records, the standard-library ``core`` folder of this package, and a
-``reproduce.py`` that runs one snippet and compares its output with its record (see kit/reproduce.py).
+declare in ``deps``, their CPU records, and a ``reproduce.py`` that runs one snippet and compares its
+output with its record (see kit/reproduce.py), with the modules of ``core`` it imports (standard library
+only) and none other: what goes into ``core`` does not ship to readers unless the kit needs it.
 The archive holds the same bytes for the same sources, so the site is reproducible too.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import zipfile
 from pathlib import Path
@@ -65,14 +67,42 @@ def _files(catalog: Catalog, folder: str) -> dict[str, bytes]:
     files["scripts/phase25/__init__.py"] = (
         b'"""Only the core of the site\'s machinery: enough to reproduce an output."""\n'
     )
-    for module in sorted(CORE.glob("*.py")):
-        files[f"scripts/phase25/core/{module.name}"] = module.read_bytes()
-    for module in sorted(KIT.glob("*.py")):
-        files[f"scripts/phase25/kit/{module.name}"] = module.read_bytes()
+    for module in shipped_modules():
+        files[f"scripts/phase25/{module.relative_to(PACKAGE).as_posix()}"] = module.read_bytes()
     example = chosen[0].id if chosen else f"{folder}/<name>"
     files["reproduce.py"] = LAUNCHER.format(example=example).encode()
     files["README.md"] = readme(folder, catalog.torch or "<torch>", example, [s.id for s in chosen]).encode()
     return files
+
+
+def _imported(module: Path) -> set[Path]:
+    """The package's modules that ``module`` imports, at its top or inside a function, as files."""
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(module.read_bytes())):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = module.parents[node.level - 1]
+        elif (node.module or "").startswith("phase25."):
+            base = PACKAGE.parent
+        else:
+            continue
+        target = base.joinpath(*(node.module or "").split(".")) if node.module else base
+        candidates = [target.with_suffix(".py"), target / "__init__.py"]
+        candidates += [target / f"{alias.name}.py" for alias in node.names]
+        found.update(c for c in candidates if c.is_file())
+    return found
+
+
+def shipped_modules() -> list[Path]:
+    """The kit's program and the modules it imports, followed import by import: a reader gets what runs."""
+    shipped: set[Path] = set()
+    todo = {*KIT.glob("*.py"), CORE / "__init__.py"}
+    while todo:
+        module = todo.pop()
+        shipped.add(module)
+        todo |= _imported(module) - shipped
+    return sorted(shipped)
 
 
 def readme(folder: str, torch: str, example: str, ids: list[str]) -> str:
