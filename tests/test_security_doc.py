@@ -31,6 +31,7 @@ SURFACES = (
     "Page sources",
     "Multi-rank runs",
     "The emulated device",
+    "The environment a run inherits",
 )
 
 

@@ -29,9 +29,10 @@ import json
 from typing import TYPE_CHECKING
 
 from . import header, normalize
-from .devices import LOCAL
+from .devices import LOCAL, captured
 
 if TYPE_CHECKING:  # the snippet's process imports this module: keep it light
+    from collections.abc import Mapping
     from pathlib import Path
 
     from .snippets import Snippet
@@ -65,6 +66,22 @@ TORCH_LOGGING = ("TORCH_LOGS", "TORCH_LOGS_FORMAT")  # torch's logging switches:
 LATE = (*TORCH_LOGGING, "MKL_VERBOSE")
 # The pins that decide which kernels compute: training the running example uses them too.
 MATH_PINS = {name: CPU_ENV[name] for name in ("ATEN_CPU_CAPABILITY", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA")}
+
+
+# What a run takes from the shell that started the runner: where its programs are (Inductor's compiler) and who runs
+# it (Inductor names folders after the user). Whatever else that shell holds (torch's, Inductor's and Python's own
+# switches, thread counts, a library to preload, a locale, a variable a snippet reads by name) could change what a
+# run prints without changing its key, so no run gets it: what a run needs is pinned here or declared in its header,
+# and both are in the key.
+INHERITED = ("PATH", "USER", "LOGNAME")
+# A capture on a GPU machine also takes which GPU to use and where that machine keeps its driver's libraries.
+INHERITED_ON_A_GPU = ("CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
+
+
+def inherited(environ: Mapping[str, str], device: str) -> dict[str, str]:
+    """The part of the runner's own environment that a run of ``device`` inherits (see :data:`INHERITED`)."""
+    names = INHERITED + (INHERITED_ON_A_GPU if captured(device) else ())
+    return {name: environ[name] for name in names if name in environ}
 
 
 # Inherited variables that name a folder of the shell that started the runner (often the checkout):
