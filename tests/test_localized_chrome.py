@@ -13,7 +13,8 @@ from conftest import REPO
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site.downloads import reproduce_kit
-from phase25.site.hosts.workarounds import localized, notebook_prompts
+from phase25.site.hosts.quirks.jupyter import notebook_prompts
+from phase25.site.hosts.quirks.material import localized
 from phase25.site.kinds import atlas
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.kinds.atlas_text import STAGES, summary

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 from phase25.core import bounded
-from phase25.site.hosts.workarounds import writable_notebook_cache
+from phase25.site.hosts.quirks.jupyter import writable_notebook_cache
 
 
 def test_an_unwritable_notebook_cache_moves_to_a_temporary_folder(tmp_path, caplog):

@@ -60,7 +60,7 @@ def test_a_malformed_directive_names_the_page_and_its_line_in_the_source_file(to
 
 def test_sitemaps_are_split_per_language_once_however_often_the_hook_runs(tmp_path):
     """static-i18n writes one sitemap of both languages and runs the post-build hook once per language."""
-    from phase25.site.hosts import workarounds
+    from phase25.site.hosts.quirks import i18n
 
     url = "https://example.org/p/"
     both = "".join(
@@ -71,7 +71,7 @@ def test_sitemaps_are_split_per_language_once_however_often_the_hook_runs(tmp_pa
     (tmp_path / "sitemap.xml").write_text(f"<urlset>{both}</urlset>")
     notebook = {"en": "labs/x/", "es": "es/labs/x/"}
     for _ in range(2):
-        workarounds.sitemap_per_language(tmp_path, url, [notebook])
+        i18n.sitemap_per_language(tmp_path, url, [notebook])
     english, spanish = (tmp_path / "sitemap.xml").read_text(), (tmp_path / "es/sitemap.xml").read_text()
     assert english.count("<loc>") == spanish.count("<loc>") == 2
     assert f"<loc>{url}a/</loc>" in english and f"<loc>{url}labs/x/</loc>" in english

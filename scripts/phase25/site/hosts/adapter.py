@@ -21,8 +21,9 @@ from ..kinds import assemble
 from ..lang import languages, strings, translations
 from ..page.context import Page
 from ..page.page_source import FRONT_MATTER
-from . import search_input, workarounds
+from . import search_input
 from .build import Build, Refused
+from .quirks import i18n, jupyter, material
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -63,7 +64,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_pre_build(config: MkDocsConfig) -> None:
     global _CURRENT  # noqa: PLW0603 - MkDocs hooks are module functions; one state per build
     _strict_sees_warnings(config)
-    workarounds.keep_notebook_cache(config)
+    jupyter.keep_notebook_cache(config)
     search_input.lighter_search_input(config)
     if _CURRENT is not None and _CURRENT.config is config:
         return  # another language of the same build
@@ -82,7 +83,7 @@ def _build() -> Build:
 
 @event_priority(-200)  # after mkdocs-static-i18n has rebuilt the file list
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    files = workarounds.notebooks_as_pages(files, config)
+    files = i18n.notebooks_as_pages(files, config)
     for file in files:  # each language's pass: what MkDocs will write, and from which source
         source = f"docs/{file.src_uri}" if file.abs_src_path else f"{file.generated_by or 'MkDocs'}: {file.src_uri}"
         held = _build().mkdocs_files.setdefault(file.dest_uri, source)
@@ -132,11 +133,11 @@ def on_page_content(html: str, page: MkDocsPage, config: MkDocsConfig, files: Fi
 
 def on_post_page(output: str, page: MkDocsPage, config: MkDocsConfig) -> str:
     output = _build().lab_download(output, page.file.src_uri, _lang(page))
-    output = workarounds.search_base(output, _lang(page))
-    output = workarounds.alternates_in_sitemaps_only(output)
-    output = workarounds.accessible(output, _lang(page))
-    output = workarounds.localized(output, _lang(page))
-    output = workarounds.notebook_prompts(output)
+    output = i18n.search_base(output, _lang(page))
+    output = material.alternates_in_sitemaps_only(output)
+    output = material.accessible(output, _lang(page))
+    output = material.localized(output, _lang(page))
+    output = jupyter.notebook_prompts(output)
     return output
 
 
@@ -145,8 +146,8 @@ def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> s
     default language's version is kept and written back after the last pass."""
     if template_name != "404.html":
         return output
-    output = workarounds.not_found_content(workarounds.not_found_page(output, config.site_url))
-    output = workarounds.accessible(output, strings.DEFAULT)
+    output = i18n.not_found_content(i18n.not_found_page(output, config.site_url))
+    output = material.accessible(output, strings.DEFAULT)
     if config.theme.get("language") == strings.DEFAULT:
         _build().not_found = output
     return output

@@ -25,8 +25,9 @@ from ..kinds import assemble
 from ..lang import strings, translations
 from ..page import directives
 from ..page.highlight import Highlighter
-from . import llms, search_index, site_files, workarounds
+from . import llms, search_index, site_files
 from .files import reproduce_files
+from .quirks import i18n
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -152,9 +153,9 @@ class Build:
         name has one owner), the search index and the sitemaps per language, the 404 page."""
         self.claims().write_all(site)
         llms.link_pages(site, self.mkdocs_files)
-        workarounds.split_search_index(site)
+        i18n.split_search_index(site)
         search_index.complete(site)
-        workarounds.sitemap_per_language(site, site_url, self.notebooks())
+        i18n.sitemap_per_language(site, site_url, self.notebooks())
         if self.not_found:
             site_files.write(site, "404.html", self.not_found)
 

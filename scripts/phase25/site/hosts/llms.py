@@ -45,7 +45,7 @@ def pages(mkdocs_files: dict[str, str], site: Path) -> dict[str, str]:
     there."""
     found = {}
     for name, source in mkdocs_files.items():
-        if source.endswith(".ipynb") and source.startswith("docs/"):  # a notebook's page (workarounds, #198)
+        if source.endswith(".ipynb") and source.startswith("docs/"):  # a notebook's page (quirks.i18n, #198)
             lang, rel = source.removeprefix("docs/").split("/", 1)
             page = f"{'' if lang == strings.DEFAULT else lang + '/'}{rel.removesuffix('.ipynb')}/index.html"
             if (site / page).is_file():

@@ -47,7 +47,7 @@ HASH = "op"  # the atlas opens the entry ``#op=<name>`` names (atlas.js)
 
 
 def index_file(site: Path, lang: str) -> Path:
-    """Where a language's search index lies (one per language: workarounds.split_search_index)."""
+    """Where a language's search index lies (one per language: quirks.i18n.split_search_index)."""
     return site / ("" if lang == strings.DEFAULT else lang) / "search" / "search_index.json"
 
 

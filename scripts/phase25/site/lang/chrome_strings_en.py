@@ -1,7 +1,7 @@
 """The words the site writes about a record's own words, in English (merged into strings_en.py): the names of the
 atlas's registration stages (the record keeps its ids; the page says them in its language), the reproduction
 kit's README, the titles of a renderer's error boxes, and the theme's words where the site says them otherwise
-(workarounds.localized)."""
+(quirks.material.localized)."""
 
 STRINGS: dict[str, str] = {
     "atlas_js_stage_import torch": "import torch",

@@ -1,76 +1,29 @@
-"""Fixes for the plugins' quirks, each with the upstream behaviour it works around.
+"""Quirks of mkdocs-static-i18n 1.3.1 (the pin in requirements.txt), each with the behaviour it works around.
 
-Kept apart from the adapter so that each can be dropped the day its plugin
-changes; every function says which plugin behaviour makes it necessary.
+static-i18n builds one language per pass and merges what it writes: notebooks become static files (its issue
+#198), one search index and one sitemap hold every language, and the one 404 page keeps the last page's
+language links. Each function can go when its plugin stops doing what it says: tests/test_site.py and
+tests/test_build.py then pass without it (a notebook published as a page, an index and a sitemap per language,
+a 404 page in every language).
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import html
 import json
-import logging
 import re
-import tempfile
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from ..lang import strings
-
-log = logging.getLogger("mkdocs.plugins.phase25")
+from ...lang import strings
+from .material import alternates_in_sitemaps_only
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
-
-
-def keep_notebook_cache(config: MkDocsConfig) -> None:
-    """mkdocs-jupyter evicts every cached notebook a build did not use, and static-i18n builds one
-    language per pass: each pass evicted the other language's notebooks, so the cache never hit.
-    Declaring every notebook of every language as used keeps it warm."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config.get("cache"):
-        return
-    writable_notebook_cache(plugin.config)
-    if not plugin.config.get("cache"):
-        return
-    from mkdocs_jupyter.plugin import _compute_cache_key, _get_cache_path
-
-    for notebook in Path(config.docs_dir).rglob("*.ipynb"):
-        key = _compute_cache_key(str(notebook), plugin.config, plugin.config["execute"])
-        plugin._used_cache_paths.add(_get_cache_path(plugin.config["cache_dir"], key))
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder):
-            return True
-    except OSError:
-        return False
-
-
-def writable_notebook_cache(plugin_config: dict) -> None:
-    """mkdocs-jupyter writes its cache into the checkout (``.cache/``) and dies on a read-only one: reading a
-    checkout must need no write into it. Where that folder cannot be written, the cache moves to the machine's
-    temporary folder (one line says so), or is turned off when that cannot be written either."""
-    folder = Path(plugin_config["cache_dir"])
-    if _writable(folder):
-        return
-    elsewhere = (
-        Path(tempfile.gettempdir())
-        / "phase25-notebook-cache"
-        / hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:12]
-    )
-    if _writable(elsewhere):
-        plugin_config["cache_dir"] = str(elsewhere)
-        log.info("phase25: %s cannot be written; the notebooks' cache is kept in %s", folder, elsewhere)
-    else:
-        plugin_config["cache"] = False
-        log.info("phase25: %s cannot be written, nor a temporary folder; notebooks are converted uncached", folder)
 
 
 def notebooks_as_pages(files: Files, config: MkDocsConfig) -> Files:
@@ -136,17 +89,6 @@ def split_search_index(site: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
     merged.write_text(json.dumps({**index, "docs": default}, ensure_ascii=False), encoding="utf-8")
-
-
-_ALTERNATE = re.compile(r'<link rel="alternate" href="(?P<href>[^"]*)" hreflang="(?P<lang>[\w-]+)">')
-
-
-def alternates_in_sitemaps_only(output: str) -> str:
-    """Each page's language alternates are announced in the sitemaps (absolute, with ``x-default``),
-    not in the page's head. Material reads every ``<link rel="alternate">`` of a head as the root of
-    another site and requests ``<that page>/sitemap.xml``, a 404 on every page but the home pages;
-    search engines accept ``hreflang`` from a sitemap as they do from a head."""
-    return _ALTERNATE.sub("", output)
 
 
 _URL = re.compile(r"<url>.*?</url>", re.DOTALL)
@@ -247,52 +189,3 @@ def not_found_page(output: str, site_url: str | None) -> str:
         lambda m: f'<a href="{homes.get(m.group(1), base)}" hreflang="{m.group(1)}" class="md-select__link">',
         output,
     )
-
-
-def accessible(output: str, lang: str) -> str:
-    """Two gaps axe-core finds in the themes' HTML: Material's search dialog has no accessible name,
-    and mkdocs-jupyter's scrollable code cells cannot be reached with the keyboard."""
-    label = strings.text(lang if lang in strings.LANGUAGES else strings.DEFAULT, "search_label")
-    output = output.replace(
-        '<div class="md-search" data-md-component="search" role="dialog">',
-        f'<div class="md-search" data-md-component="search" role="dialog" aria-label="{label}">',
-        1,
-    )
-    return output.replace(
-        '<div class="highlight-ipynb hl-python">',
-        f'<div class="highlight-ipynb hl-python" tabindex="0" role="region" aria-label="{strings.text(lang, "code")}">',
-    )
-
-
-# English the themes write whatever the page's language: MkDocs' heading permalinks (one toc setting for every
-# language), mkdocs-jupyter's copy buttons, and Material's Spanish where it differs from the site's: its search
-# prompt says usted where the site says tú, its skip link and footer landmark («Saltar a contenido», «Pie») lack
-# their article and noun. (theme string, the site's own string key)
-_THEME_ENGLISH = (
-    ('title="Permanent link"', 'title="{permalink}"'),
-    ('aria-label="Copy to Clipboard"', 'aria-label="{copy}"'),
-    ('<span class="notice" hidden="">Copied!</span>', '<span class="notice" hidden="">{copied}</span>'),
-    ("Teclee para comenzar b\\u00fasqueda", "{search_prompt}"),
-    ("Saltar a contenido", "{skip}"),
-    ('aria-label="Pie"', 'aria-label="{footer}"'),
-)
-_THEME_KEYS = ("permalink", "copy", "copied", "search_prompt", "skip", "footer")
-
-
-def localized(output: str, lang: str) -> str:
-    """The themes' own words in the page's language (the strings come from strings.py, like every other)."""
-    if lang == strings.DEFAULT:
-        return output
-    words = {key: strings.text(lang, f"theme_{key}") for key in _THEME_KEYS}
-    for english, ours in _THEME_ENGLISH:
-        output = output.replace(english, ours.format(**words))
-    return output
-
-
-_PROMPT = re.compile(r'(<div class="jp-InputPrompt jp-InputArea-prompt">)In(?:&nbsp;|\s|\u00a0)\[(\d*)\]:')
-
-
-def notebook_prompts(output: str) -> str:
-    """A code cell's prompt as JupyterLab 4 writes it, ``[1]:``, in every language: nbconvert's template still
-    writes ``In [1]:``, English on a Spanish page."""
-    return _PROMPT.sub(r"\1[\2]:", output)
