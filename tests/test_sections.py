@@ -172,12 +172,12 @@ def test_the_spanish_page_says_the_same_in_spanish(toy):
     assert "líneas 6 y 9 de 10" in html and "El archivo entero: 10 líneas" in html
 
 
-def test_the_readme_example_marks_a_section_the_parser_accepts():
+def test_the_documented_example_marks_a_section_the_parser_accepts():
     from conftest import REPO
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    example = re.search(r"```python\n((?:.*\n)*?.*--8<-- \[end:\w+\].*\n)", readme)
-    assert example, "the README shows how to mark a section"
+    page = (REPO / "maintaining" / "site.md").read_text(encoding="utf-8")
+    example = re.search(r"```python\n((?:.*\n)*?.*--8<-- \[end:\w+\].*\n)", page)
+    assert example, "maintaining/site.md shows how to mark a section"
     code = "\n".join(line.strip() if "--8<--" in line else line[3:] for line in example.group(1).splitlines())
-    found = sections(HEAD + code.replace("...", "pass") + "\n", "README.md", 4)
+    found = sections(HEAD + code.replace("...", "pass") + "\n", "maintaining/site.md", 4)
     assert [s.name for s in found] == ["walk"]

@@ -35,7 +35,7 @@ DEPLOY_S = 3600  # seconds: one mike deploy (a strict build of the whole site)
 VERSIONED_CONFIG = "mkdocs.versioned.yml"
 BRANCH = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # the branch the versions are committed to
 MACHINERY = ("scripts/phase25", "scripts/mkdocs_hooks.py", "overrides")  # what builds a tree's records into pages
-ENGINE = "mkdocs"  # the engine that builds the published site: MkDocs, the default (README, *Build engines*)
+ENGINE = "mkdocs"  # the engine that builds the published site: MkDocs, the default (maintaining/site.md)
 BRANDS = {"mkdocs": "MkDocs", "properdocs": "ProperDocs"}  # as mike names each in its commit messages
 # mike 2.2.0 picks its builder once, at import (mike/mkdocs_utils.py): ProperDocs when it is installed. This sets
 # the choice before mike runs, and stops by name if a later mike no longer reads it from there.

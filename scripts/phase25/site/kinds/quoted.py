@@ -1,8 +1,8 @@
 """What a page's prose quotes of each snippet's output: the lines a long output keeps in view when it is cut.
 
-The rule (README, "Long outputs"): a snippet's quotes are the code spans of the notes and map steps tied to it,
-on any device, and of the prose that follows it, from its directive to the next snippet or heading (the prose
-that discusses what it printed; fenced code and HTML comments aside). A quote shorter than :data:`MIN_QUOTE`
+The rule (maintaining/site.md, "Long outputs"): a snippet's quotes are the code spans of the notes and map steps
+tied to it, on any device, and of the prose that follows it, from its directive to the next snippet or heading (the
+prose that discusses what it printed; fenced code and HTML comments aside). A quote shorter than :data:`MIN_QUOTE`
 characters (`x`, `W`, `0`) names too little to pick a line by, so it keeps none; :mod:`long_output` keeps
 every output line that holds one of the others, unless it is found on so many lines that it is a name.
 """
