@@ -150,3 +150,18 @@ def env_key(snippet: Snippet, device: str) -> str:
         **header.keyed(snippet.header),  # each field's rule is declared with the field (core/header.py)
     }
     return hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now: two runs (or a port some program holds) never clash."""
+    import socket  # here, not at the top: the snippet's process imports this module and needs no socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def rank_env(ranks: int, port: int) -> list[dict[str, str]]:
+    """Each rank's variables, torchrun's contract: its rank, the world's size, and where rank 0 listens."""
+    world = {"WORLD_SIZE": str(ranks), "LOCAL_WORLD_SIZE": str(ranks), "MASTER_ADDR": "127.0.0.1"}
+    return [{**world, "MASTER_PORT": str(port), "RANK": str(r), "LOCAL_RANK": str(r)} for r in range(ranks)]

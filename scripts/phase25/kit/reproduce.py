@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -40,32 +39,6 @@ def _env(snippet: Snippet, kit: Path, scratch: Path) -> dict[str, str]:
     return environment.confined(env, scratch)
 
 
-def _free_port() -> int:
-    """A loopback port nothing listens on now: two readers (or a port some program holds) never clash."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _rank_envs(env: dict[str, str], ranks: int) -> list[dict[str, str]]:
-    """One environment per rank, torchrun's contract (rank 0 listens on a free loopback port); one for one."""
-    if ranks <= 1:
-        return [env]
-    port = str(_free_port())
-    return [
-        {
-            **env,
-            "RANK": str(r),
-            "LOCAL_RANK": str(r),
-            "WORLD_SIZE": str(ranks),
-            "LOCAL_WORLD_SIZE": str(ranks),
-            "MASTER_ADDR": "127.0.0.1",
-            "MASTER_PORT": port,
-        }
-        for r in range(ranks)
-    ]
-
-
 def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the snippet (each rank of it) once; its output as a record holds it, and this machine's facts."""
     work = scratch / "work"
@@ -74,7 +47,7 @@ def _run(snippet: Snippet, kit: Path, scratch: Path) -> tuple[dict[str, Any], di
     env = _env(snippet, kit, scratch)
     ranks = snippet.header.ranks
     command = [sys.executable, str(snippet.path)]
-    env_of = _rank_envs(env, ranks)
+    env_of = [{**env, **one} for one in environment.rank_env(ranks, environment.free_port())] if ranks > 1 else [env]
     runs = []
     try:
         for e in env_of:
