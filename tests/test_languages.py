@@ -36,6 +36,11 @@ def test_the_languages_are_the_i18n_plugins_the_default_first_each_with_its_stri
     assert strings.number("es", 1.25, 2) == "1,25" and strings.number("en", 1.25, 2) == "1.25"
 
 
+def test_the_default_languages_pages_lie_at_the_root_and_each_others_under_its_code():
+    assert [languages.prefix(code) for code in strings.LANGUAGES] == ["", "es/"]
+    assert [entry["link"] for entry in languages.selector()] == ["./", "es/"]
+
+
 @pytest.mark.parametrize(
     ("entries", "said"),
     [

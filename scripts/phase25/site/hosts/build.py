@@ -22,7 +22,7 @@ from ...run import plan, pool
 from ..downloads import lab_header, labs, picture_words
 from ..downloads.published import outside_files, published_url
 from ..kinds import assemble
-from ..lang import strings, translations
+from ..lang import languages, strings, translations
 from ..page import directives
 from ..page.highlight import Highlighter
 from . import llms, search_index, site_files
@@ -141,7 +141,7 @@ class Build:
                 path = Path(rel).with_suffix("").as_posix() + "/"
                 found.append(
                     {
-                        code: (path if code == strings.DEFAULT else f"{code}/{path}")
+                        code: languages.prefix(code) + path
                         for code in strings.LANGUAGES
                         if f"{code}/{rel}" in self.downloads
                     }

@@ -47,7 +47,7 @@ def pages(mkdocs_files: dict[str, str], site: Path) -> dict[str, str]:
     for name, source in mkdocs_files.items():
         if source.endswith(".ipynb") and source.startswith("docs/"):  # a notebook's page (quirks.i18n, #198)
             lang, rel = source.removeprefix("docs/").split("/", 1)
-            page = f"{'' if lang == strings.DEFAULT else lang + '/'}{rel.removesuffix('.ipynb')}/index.html"
+            page = f"{languages.prefix(lang)}{rel.removesuffix('.ipynb')}/index.html"
             if (site / page).is_file():
                 found[source.removeprefix("docs/")] = twin_name(page)
         elif name.endswith(".html") and source.startswith("docs/") and source.endswith(".md"):
@@ -155,7 +155,7 @@ def index(lang: str, made: list[Twin], config_file: Path) -> tuple[str, str]:
     name = entry.get("site_name") or data.get("site_name", "")
     summary = " ".join(str(entry.get("site_description") or data.get("site_description", "")).split())
     mine = {t.source.split("/", 1)[1]: t for t in made if t.lang == lang}
-    prefix = "" if lang == strings.DEFAULT else f"{lang}/"
+    prefix = languages.prefix(lang)
     head = f"# {name}\n\n> {summary}\n\n{strings.text(lang, 'llms_intro')}\n"
     listed, full = [head], [head]
     left = dict(mine)
@@ -177,7 +177,7 @@ def claim(owners: site_files.Owners, mkdocs_files: dict[str, str], catalog: Cata
         owners.claim(twin.name, f"the Markdown twin of docs/{twin.source}", twin.text)
     for lang in strings.LANGUAGES:
         listed, full = index(lang, made, config_file)
-        prefix = "" if lang == strings.DEFAULT else f"{lang}/"
+        prefix = languages.prefix(lang)
         owners.claim(f"{prefix}llms.txt", f"the Markdown twins in {lang}", listed)
         owners.claim(f"{prefix}llms-full.txt", f"the Markdown twins in {lang}", full)
 

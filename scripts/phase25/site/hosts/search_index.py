@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from ..lang import strings
+from ..lang import languages, strings
 from . import search_rank, search_terms
 
 # The boost of the pages that do not teach, by where they lie below a language's root: "" is the home page (the
@@ -48,12 +48,12 @@ HASH = "op"  # the atlas opens the entry ``#op=<name>`` names (atlas.js)
 
 def index_file(site: Path, lang: str) -> Path:
     """Where a language's search index lies (one per language: quirks.i18n.split_search_index)."""
-    return site / ("" if lang == strings.DEFAULT else lang) / "search" / "search_index.json"
+    return site / languages.prefix(lang) / "search" / "search_index.json"
 
 
 def page_file(site: Path, lang: str, location: str) -> Path:
     """The built page of an index entry's location (relative to its language's root, no ``#``)."""
-    folder = site / ("" if lang == strings.DEFAULT else lang)
+    folder = site / languages.prefix(lang)
     return folder / location / "index.html" if location.endswith("/") or not location else folder / location
 
 

@@ -63,12 +63,17 @@ def _language(entry: dict[str, Any], where: str) -> Language:
     return Language(code, str(entry.get("name", code)), bool(entry.get("default")), module.DECIMAL, module.STRINGS)
 
 
+def prefix(lang: str) -> str:
+    """Where a language's pages lie below the site's root: "" for the default language, ``"<code>/"`` for the
+    others (its folder in the built site and the start of its addresses)."""
+    return "" if lang == declared()[0].code else f"{lang}/"
+
+
 def selector() -> list[dict[str, str]]:
     """The language selector's entries (Material's ``extra.alternate``): each language's home page, relative to
     the site's root, so that each page links it relative to itself and the selector holds wherever the site is
     served (static-i18n would write absolute paths from site_url; it still points every other page at its own
     translation)."""
     return [
-        {"name": language.name, "link": "./" if language.default else f"{language.code}/", "lang": language.code}
-        for language in declared()
+        {"name": language.name, "link": prefix(language.code) or "./", "lang": language.code} for language in declared()
     ]

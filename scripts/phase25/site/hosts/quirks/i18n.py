@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from ...lang import strings
+from ...lang import languages, strings
 from .material import alternates_in_sitemaps_only
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def notebooks_as_pages(files: Files, config: MkDocsConfig) -> Files:
         rel = notebook.src_uri.split("/", 1)[1]
         stem_rel = PurePosixPath(rel).with_suffix("")
         page.alternates = {
-            lang: SimpleNamespace(url=f"{'' if lang == strings.DEFAULT else lang + '/'}{stem_rel}/")
+            lang: SimpleNamespace(url=f"{languages.prefix(lang)}{stem_rel}/")
             for lang in strings.LANGUAGES
             if (Path(config.docs_dir) / lang / rel).exists()
         }
@@ -78,7 +78,7 @@ def split_search_index(site: Path) -> None:
     if not merged.exists():
         return
     index = json.loads(merged.read_text(encoding="utf-8"))
-    prefixes = {lang: f"{lang}/" for lang in strings.LANGUAGES if lang != strings.DEFAULT}
+    prefixes = {lang: languages.prefix(lang) for lang in strings.LANGUAGES if lang != strings.DEFAULT}
     default = [d for d in index["docs"] if not d["location"].startswith(tuple(prefixes.values()))]
     for lang, prefix in prefixes.items():
         docs = [
@@ -131,7 +131,7 @@ def sitemap_per_language(site: Path, site_url: str | None, extra: list[dict[str,
     pages = {links.get(strings.DEFAULT, next(iter(links.values()))): links for links in found if links}
     for lang in strings.LANGUAGES:
         text = _URLSET + "".join(_entry(lang, links) for links in pages.values() if lang in links) + "</urlset>\n"
-        folder = site if lang == strings.DEFAULT else site / lang
+        folder = site / languages.prefix(lang)
         folder.mkdir(exist_ok=True)
         (folder / "sitemap.xml").write_text(text, encoding="utf-8")
         (folder / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode(), mtime=0))
@@ -154,7 +154,7 @@ def not_found_content(output: str) -> str:
         return f"<{tag}{href}{own}>"
 
     def home(lang: str, path: str) -> str:
-        return (f"{lang}/" if lang != strings.DEFAULT else "") + path or "./"
+        return languages.prefix(lang) + path or "./"
 
     title = " · ".join(said(lang, "not_found_title") for lang in strings.LANGUAGES)
     parts = [f'<h1 id="not-found">{title}</h1>']
@@ -182,7 +182,7 @@ def not_found_page(output: str, site_url: str | None) -> str:
     languages' home pages are the useful alternates. The 404 page is served at any address, so its
     links are absolute paths, like the ones MkDocs gives its stylesheets there."""
     base = urlparse(site_url).path if site_url else "/"
-    homes = {lang: base if lang == strings.DEFAULT else f"{base}{lang}/" for lang in strings.LANGUAGES}
+    homes = {lang: f"{base}{languages.prefix(lang)}" for lang in strings.LANGUAGES}
     output = alternates_in_sitemaps_only(output)
     return re.sub(
         r'<a href="[^"]*" hreflang="([\w-]+)" class="md-select__link">',
