@@ -12,7 +12,6 @@ snippet had been run directly.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import runpy
@@ -26,13 +25,14 @@ from typing import Any, NoReturn
 
 from ..core import cells
 from ..core.environment import TORCH_LOGGING
-from . import provenance, ranks
+from . import handoff, provenance, ranks
+from .handoff import RunDescription, RunError, RunWarning
 from .messages import Spec
 
 _OWN_SCRIPTS = str(Path(__file__).resolve().parents[2])
 
 
-def _isolate(run: dict[str, Any]) -> None:
+def _isolate(run: RunDescription) -> None:
     """As if started with ``python SNIPPET`` and ``PYTHONPATH=<its copy of scripts/>``."""
     paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in paths if p and p != _OWN_SCRIPTS)
@@ -92,9 +92,9 @@ def _raiser() -> str:
     return "__main__" if name in ("__main__", "runpy") or name.startswith("phase25") else name
 
 
-def _harvest_warnings() -> list[dict[str, str]]:
+def _harvest_warnings() -> list[RunWarning]:
     """Keep every warning the run shows (deprecations among them), and show it as before: stderr unchanged."""
-    harvested: list[dict[str, str]] = []
+    harvested: list[RunWarning] = []
     original = warnings.showwarning
 
     def show(  # noqa: PLR0917 - the signature warnings.showwarning is called with
@@ -138,17 +138,17 @@ def hide_host_toolkit() -> None:
         logger.addFilter(_HostToolkit())
 
 
-def execute(run: dict[str, Any]) -> int:
+def execute(run: RunDescription) -> int:
     """Run the snippet (every rank of it, for ``ranks = N``); write the result file; return the exit status."""
-    os.environ.pop("PHASE25_RUN", None)  # its tag marks the run's structure: the snippet's code must not read it
+    os.environ.pop(handoff.DESCRIPTION, None)  # its tag marks the run's structure: the snippet's code must not read it
     hide_host_toolkit()
-    if int(run.get("ranks", 1)) > 1:
+    if run.get("ranks", 1) > 1:
         return ranks.launch(run, execute)
     _isolate(run)
     if "rank" in run:
         ranks.count_collectives()
     harvested = _harvest_warnings()
-    error = None
+    error: RunError | None = None
     code = 0
     try:
         if run["cells"]:
@@ -169,18 +169,17 @@ def execute(run: dict[str, Any]) -> int:
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
-    with open(run["result"], "w", encoding="utf-8") as handle:
-        json.dump(
-            {
-                "error": error,
-                "exit_code": code,
-                "provenance": provenance.collect(run["device"]),
-                "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
-                "collectives": dict(sorted(ranks.COUNTS.items())),
-                "warnings": harvested,
-            },
-            handle,
-        )
+    handoff.write_result(
+        run["result"],
+        {
+            "error": error,
+            "exit_code": code,
+            "provenance": provenance.collect(run["device"]),
+            "site_packages": sorted({sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}),
+            "collectives": dict(sorted(ranks.COUNTS.items())),
+            "warnings": harvested,
+        },
+    )
     return code
 
 
@@ -227,12 +226,24 @@ def run_forked(spec: Spec) -> NoReturn:
         numpy.random.seed()
     if any(name in spec["env"] for name in TORCH_LOGGING):
         relog()
-    code = execute(json.loads(spec["env"]["PHASE25_RUN"]))
-    os._exit(code)
+    os._exit(described(spec["env"].get(handoff.DESCRIPTION)))
+
+
+def described(text: str | None) -> int:
+    """Execute the run that ``text`` describes. A description without its shape ends the run at once, in one line
+    that names the key: no traceback, and nothing of the snippet started (no rank forked before a key is missed)."""
+    try:
+        if text is None:
+            raise handoff.Refused(f"{handoff.DESCRIPTION} is not set: the runner describes every run it starts")
+        run = handoff.description(text)
+    except handoff.Refused as refused:
+        sys.stderr.write(f"phase25: {refused}\n")
+        return 2
+    return execute(run)
 
 
 def main() -> int:
-    return execute(json.loads(os.environ["PHASE25_RUN"]))
+    return described(os.environ.get(handoff.DESCRIPTION))
 
 
 if __name__ == "__main__":

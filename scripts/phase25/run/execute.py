@@ -23,7 +23,8 @@ from ..core import environment
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, dependency_files
-from . import make_record, pidns, streams
+from . import handoff, make_record, pidns, streams
+from .handoff import RunDescription
 from .messages import Limits, Spec
 from .session import SCRIPTS, Session
 
@@ -66,7 +67,7 @@ def _spec(snippet: Snippet, device: str, run: Path, tag: str) -> tuple[Spec, dic
     shared = {**base, **environment.run_env(snippet, device)}
     warm_env = environment.warm_env(snippet, device, base)
     scripts = str(run / "tree" / "scripts")
-    description = {
+    description: RunDescription = {
         "snippet": str(run / "tree" / "snippets" / f"{snippet.id}.py"),
         "result": str(run / "result.json"),
         "device": device,
@@ -78,7 +79,7 @@ def _spec(snippet: Snippet, device: str, run: Path, tag: str) -> tuple[Spec, dic
         description["ranks"] = snippet.header.ranks
         shared = {**shared, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port())}
     env = environment.confined(
-        {**shared, "PHASE25_RUN": json.dumps(description), "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS))}, run
+        {**shared, handoff.DESCRIPTION: json.dumps(description), "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS))}, run
     )
     limits: Limits = {"processes": snippet.header.max_processes, "memory_mb": snippet.header.max_memory_mb}
     spec: Spec = {

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import json
 import signal
 import sysconfig
 from dataclasses import dataclass, field
@@ -21,7 +20,8 @@ from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, source_sha256
-from . import ranks
+from . import handoff, ranks
+from .handoff import Lost, RunError, RunResult, RunWarning
 from .streams import Ended
 
 
@@ -56,21 +56,21 @@ def collect_files(run_dir: Path, patterns: tuple[str, ...], ctx: normalize.Conte
     return found, problems
 
 
-def _warning(found: dict[str, str], ctx: normalize.Context) -> dict[str, str]:
+def _warning(found: RunWarning, ctx: normalize.Context) -> dict[str, str]:
     """A warning as a record keeps it: normalized like stderr, with the module whose code issued it
     (``torch.nn.functional``; the snippet's own file when the snippet itself warned)."""
-    module = found.get("module") or ""
+    module = found["module"]
     if module in ("", "__main__"):
-        module = normalize.normalize(found.get("filename", ""), ctx)
-    message = normalize.normalize(found.get("message", ""), ctx)
+        module = normalize.normalize(found["filename"], ctx)
+    message = normalize.normalize(found["message"], ctx)
     return {
-        "category": found.get("category", "Warning")[:200],
+        "category": found["category"][:200],
         "message": message[: limits.MAX_TEXT],
         "module": module[:200],
     }
 
 
-def status_of(snippet: Snippet, exit_code: int, error: dict | None) -> tuple[str, str | None]:
+def status_of(snippet: Snippet, exit_code: int, error: RunError | None) -> tuple[str, str | None]:
     """Status and diagnosis; an expected error is asserted, not merely allowed."""
     expected = snippet.header.expect_error
     if expected is None:
@@ -94,7 +94,7 @@ def status_of(snippet: Snippet, exit_code: int, error: dict | None) -> tuple[str
     return "ok", None
 
 
-def _context(run: Path, layout: Layout, result: dict[str, Any]) -> normalize.Context:
+def _context(run: Path, layout: Layout, result: RunResult) -> normalize.Context:
     """What normalizing this run's output replaces: its folders, the checkout, the site-packages."""
     # The snippet's interpreter may be another one than the runner's (--python): use its own paths.
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
@@ -102,7 +102,7 @@ def _context(run: Path, layout: Layout, result: dict[str, Any]) -> normalize.Con
         run,
         repo_root=str(layout.root),
         tree_root=str(run / "tree"),
-        site_packages=tuple(sorted(ours | set(result.get("site_packages", [])))),
+        site_packages=tuple(sorted(ours | set(result["site_packages"]))),
     )
 
 
@@ -118,11 +118,11 @@ def _verdict(
     snippet: Snippet,
     run: Path,
     ended: Ended,
-    error: dict[str, Any] | None,
+    error: RunError | None,
     *,
     limit: float,
     ctx: normalize.Context,
-    lost: dict[str, Any] | None = None,
+    lost: Lost | None = None,
 ) -> _Verdict:
     """How the run ended, with the files it declared; a missing or oversized file fails an ok run."""
     every = f"{ended.survivors} of its processes could not be killed" if ended.survivors else "every process of the run"
@@ -149,7 +149,7 @@ def _verdict(
 
 
 def _streams(
-    snippet: Snippet, ended: Ended, result: dict, ctx: normalize.Context, tag: str
+    snippet: Snippet, ended: Ended, result: RunResult, ctx: normalize.Context, tag: str
 ) -> tuple[str, str, list[dict[str, Any]]]:
     """The launcher's own stdout and stderr, and each rank's lines apart (see run/ranks.py), the run's tagged
     structure made plain; :class:`cells.Forged` when the run printed a line in its shape."""
@@ -163,7 +163,7 @@ def _streams(
             raise cells.Forged(f'{name} holds a line in the shape of the "lines omitted" note, the runner\'s alone')
     if snippet.header.ranks <= 1:
         return stdout, stderr, []
-    counted = [r.get("collectives", {}) for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
+    counted = [r["collectives"] for r in result.get("ranks", [])] or [{}] * snippet.header.ranks
     per_rank = [
         {"stdout": normalize.normalize(o, ctx), "stderr": normalize.normalize(e, ctx), "collectives": c}
         for o, e, c in zip(outs, errs, counted, strict=False)
@@ -172,7 +172,7 @@ def _streams(
 
 
 def _sealed(
-    snippet: Snippet, ended: Ended, result: dict, ctx: normalize.Context, *, tag: str, verdict: _Verdict
+    snippet: Snippet, ended: Ended, result: RunResult, ctx: normalize.Context, *, tag: str, verdict: _Verdict
 ) -> tuple[str, str, list[dict[str, Any]], _Verdict]:
     """The run's streams (see :func:`_streams`), or none of them and a failed verdict when the run printed a
     line in the shape of its structure: nothing of a forged structure is kept, and the record says where."""
@@ -180,6 +180,18 @@ def _sealed(
         return (*_streams(snippet, ended, result, ctx, tag), verdict)
     except cells.Forged as forged:
         return "", "", [], _Verdict("failed", f"its output was refused: {forged}")
+
+
+def _result(run: Path, ended: Ended) -> tuple[RunResult, str | None]:
+    """What the snippet's process said of its run, and why its file was refused (None: it was not); a process
+    killed before it wrote one said nothing."""
+    nothing = handoff.no_result(ended.status if ended.status is not None else -9)
+    try:
+        return handoff.result(run / "result.json"), None
+    except OSError:
+        return nothing, None
+    except handoff.Refused as refused:
+        return nothing, str(refused)
 
 
 def make(
@@ -195,15 +207,14 @@ def make(
     tag: str,
 ) -> Record:
     """The record of a run that ended (or was killed at its deadline)."""
-    try:
-        result = json.loads((run / "result.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        result = {}
+    result, refused = _result(run, ended)
     ctx = _context(run, layout, result)
-    error = result.get("error")
+    error = result["error"]
     if error:  # the message may name run folders and paths like any output
         error = {**error, "message": normalize.normalize(error["message"], ctx)}
     verdict = _verdict(snippet, run, ended, error, limit=limit, ctx=ctx, lost=result.get("lost"))
+    if refused is not None and verdict.status == "ok":
+        verdict = _Verdict("failed", f"its result file was refused: {refused}")
     stdout, stderr, per_rank, verdict = _sealed(snippet, ended, result, ctx, tag=tag, verdict=verdict)
     keep_error = error and snippet.header.expect_error and verdict.status == "ok"
     made = Record(
@@ -216,11 +227,11 @@ def make(
         stdout=normalize.normalize(stdout, ctx),
         stderr=normalize.normalize(stderr, ctx),
         ranks=per_rank,
-        warnings=[_warning(w, ctx) for w in result.get("warnings", [])][: limits.MAX_WARNINGS],
+        warnings=[_warning(w, ctx) for w in result["warnings"]][: limits.MAX_WARNINGS],
         artifacts=verdict.artifacts,
         error=verdict.diagnosis,
-        expected_error={"type": error["type"], "message": error["message"]} if keep_error else None,
-        provenance=result.get("provenance") or {},
+        expected_error={"type": error["type"], "message": error["message"]} if error and keep_error else None,
+        provenance=result["provenance"],
         published=verdict.published,
         run={
             "date": datetime.now(UTC).strftime("%Y-%m-%d"),

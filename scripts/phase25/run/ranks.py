@@ -16,7 +16,6 @@ Standard library only here; torch is imported in the rank's process.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import selectors
@@ -25,9 +24,12 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..core.cells import Forged
+from . import handoff
+from .handoff import Lost, RunDescription, RunResult
 
 PREFIX = "⟪phase25 rank {tag} {rank}⟫ "  # the run's tag: a secret of the runner's the snippet does not see
 _SHAPE = "⟪phase25 rank"  # a line that starts so and holds another tag was forged by the run
@@ -124,7 +126,7 @@ def _one_thread() -> None:
         torch.set_num_threads(1)
 
 
-def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], int]) -> tuple[int, int, int]:
+def _start(run: RunDescription, rank: int, execute: Callable[[RunDescription], int]) -> tuple[int, int, int]:
     """Fork rank ``rank``: its environment, its own stdout and stderr pipes; (pid, out, err) to the launcher."""
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
@@ -137,7 +139,8 @@ def _start(run: dict[str, Any], rank: int, execute: Callable[[dict[str, Any]], i
             os.dup2(err_w, 2)
             os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank)})
             _one_thread()
-            code = execute({**run, "ranks": 1, "rank": rank, "result": f"{run['result']}.rank{rank}"})
+            own: RunDescription = {**run, "ranks": 1, "rank": rank, "result": f"{run['result']}.rank{rank}"}
+            code = execute(own)
         finally:
             os._exit(code if "code" in locals() else 127)
     os.close(out_w)
@@ -195,11 +198,11 @@ def _relay(
     return ended, lost, stopped
 
 
-def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int:
+def launch(run: RunDescription, execute: Callable[[RunDescription], int]) -> int:
     """Run every rank of the snippet and write the launcher's result file; the exit status of the run."""
     import sys
 
-    ranks = int(run["ranks"])
+    ranks = run.get("ranks", 1)
     os.environ.update({"WORLD_SIZE": str(ranks), "LOCAL_WORLD_SIZE": str(ranks)})
     started = [_start(run, rank, execute) for rank in range(ranks)]
     pipes = {}
@@ -207,28 +210,24 @@ def launch(run: dict[str, Any], execute: Callable[[dict[str, Any]], int]) -> int
         pipes[out], pipes[err] = (rank, sys.stdout.buffer), (rank, sys.stderr.buffer)
     ended, lost, stopped = _relay(pipes, run["tag"], {rank: pid for rank, (pid, _, _) in enumerate(started)})
     codes = [ended[rank] for rank in range(ranks)]
-    results = []
+    results: list[RunResult] = []
     for rank in range(ranks):
         try:
-            with open(f"{run['result']}.rank{rank}", encoding="utf-8") as handle:
-                results.append(json.load(handle))
-        except (OSError, ValueError):
-            results.append({"error": None, "exit_code": codes[rank]})
-    failed = results[lost] if lost is not None else next((r for r in results if r.get("error")), None)
+            results.append(handoff.result(Path(f"{run['result']}.rank{rank}")))
+        except (OSError, handoff.Refused):
+            results.append(handoff.no_result(codes[rank]))
+    failed = results[lost] if lost is not None else next((r for r in results if r["error"]), None)
     code = codes[lost] if lost is not None else next((c for c in codes if c != 0), 0)
-    with open(run["result"], "w", encoding="utf-8") as handle:
-        json.dump(
-            {
-                **results[0],
-                "error": failed and failed.get("error"),
-                "exit_code": code,
-                "lost": None if lost is None else {"rank": lost, "exit_code": codes[lost], "stopped": stopped},
-                "warnings": [w for r in results for w in r.get("warnings", [])],
-                "ranks": [
-                    {"exit_code": c, "collectives": r.get("collectives", {})}
-                    for c, r in zip(codes, results, strict=True)
-                ],
-            },
-            handle,
-        )
+    lost_rank: Lost | None = None if lost is None else {"rank": lost, "exit_code": codes[lost], "stopped": stopped}
+    handoff.write_result(
+        run["result"],
+        {
+            **results[0],
+            "error": failed["error"] if failed else None,
+            "exit_code": code,
+            "lost": lost_rank,
+            "warnings": [w for r in results for w in r["warnings"]],
+            "ranks": [{"exit_code": c, "collectives": r["collectives"]} for c, r in zip(codes, results, strict=True)],
+        },
+    )
     return code
