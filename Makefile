@@ -16,9 +16,14 @@ P25    := $(BIN)/python -m phase25
 override UV := 0.9.9  # the installer setup uses, pinned like everything else (not a make variable to set)
 shards  = $(foreach w,$(value SHARDS),'$(subst ','\'',$(w))')
 export NO_MKDOCS_2_WARNING := 1
+# A bare `make` lists the targets: the first target, setup, would start a 3.5 GB install.
+.DEFAULT_GOAL := help
 
-.PHONY: setup browser site serve test check static lint format types model check-model labs records check-records report gpu-records \
+.PHONY: help setup browser site serve test check static lint format types model check-model labs records check-records report gpu-records \
         gpu-capture translations stamp-translation check-site torch-release upgrade upgrade-shards drift drift-shard drift-report merge unpack versions bench engines offline clean
+
+help:  ## this list: every target and what it does (what a bare `make` prints)
+	@awk -F ':.*## ' '/^[a-z][a-z-]*:.*## /{printf "  make %-18s %s\n", $$1, $$2}' Makefile
 
 setup: $(VENV)/.installed  ## Python environment with the pinned requirements; phase25 importable
 

@@ -1,10 +1,12 @@
-"""Every command in the README's table exists, runs exactly the command the table names, and works."""
+"""Every target of the Makefile is a row of the README's table, runs exactly the command the row names, and works;
+a bare `make` prints the targets instead of starting the install."""
 
 from __future__ import annotations
 
 import os
 import re
 import subprocess
+from collections import Counter
 
 import pytest
 from conftest import REPO
@@ -13,7 +15,10 @@ from phase25.core import bounded
 ROW = re.compile(r"^\| `make (?P<target>[\w-]+)(?: [A-Z]+=[^`]*)?` \| `(?P<command>[^`]+)` \| (?P<what>.+) \|$", re.M)
 TABLE = [(m.group("target"), m.group("command")) for m in ROW.finditer((REPO / "README.md").read_text())]
 # Cheap enough to run for real here; the others are run by their own tests or by CI itself.
-RUN_FOR_REAL = {"report", "translations", "lint", "static"}
+RUN_FOR_REAL = {"report", "translations", "lint", "static", "help"}
+# Every rule the Makefile defines by name (not a file it makes, not a variable).
+TARGET = re.compile(r"^([a-z][\w-]*):(?!=)", re.M)
+DOCUMENTED = re.compile(r"^([\w-]+):[^=\n]*##", re.M)
 
 
 def make(*args: str) -> subprocess.CompletedProcess:
@@ -23,16 +28,57 @@ def make(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_the_table_lists_every_documented_target_once():
-    targets = [t for t, _ in TABLE]
-    assert len(targets) == len(set(targets)) and {"site", "test", "records", "report", "model"} <= set(targets)
-    documented = set(re.findall(r"^([\w-]+):[^=\n]*##", (REPO / "Makefile").read_text(), re.M))
-    assert documented - {"setup", "browser", "clean"} == set(targets), "a target missing from the README or Makefile"
+def table_problems(rows: list[str], makefile: str) -> list[str]:
+    """Each target of the Makefile documented (a ``##`` comment) and in the table once; no row for a target that
+    does not exist."""
+    targets, documented, counts = set(TARGET.findall(makefile)), set(DOCUMENTED.findall(makefile)), Counter(rows)
+    problems = [f"make {t}: no ## comment in the Makefile" for t in sorted(targets - documented)]
+    problems += [f"make {t}: no row in the README's table" for t in sorted(targets - set(rows))]
+    problems += [f"make {t}: {n} rows in the README's table" for t, n in sorted(counts.items()) if n > 1]
+    problems += [f"make {t}: a row, but no such target" for t in sorted(set(rows) - targets)]
+    return problems
+
+
+def test_the_table_lists_every_target_of_the_makefile_once():
+    problems = table_problems([t for t, _ in TABLE], (REPO / "Makefile").read_text())
+    assert problems == [], "\n".join(problems)
+    assert {"help", "setup", "site", "test", "records", "report", "model"} <= {t for t, _ in TABLE}
+
+
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (["a", "b"], []),
+        (["a"], ["make b: no row in the README's table"]),
+        (["a", "b", "a"], ["make a: 2 rows in the README's table"]),
+        (["a", "b", "gone"], ["make gone: a row, but no such target"]),
+    ],
+)
+def test_the_table_check_names_a_missing_twice_listed_or_unknown_target(rows, expected):
+    assert table_problems(rows, "a: setup  ## does a\n\trun a\nb:  ## does b\nX := 1\n.venv/x: y\n") == expected
+
+
+def test_a_target_without_its_help_line_is_named():
+    assert table_problems(["a"], "a:  ## does a\nquiet: a\n") == [
+        "make quiet: no ## comment in the Makefile",
+        "make quiet: no row in the README's table",
+    ]
+
+
+def test_a_bare_make_prints_every_target_and_installs_nothing():
+    dry = make("-n")
+    assert dry.returncode == 0 and "awk" in dry.stdout and "pip install" not in dry.stdout, dry.stdout
+    listed = make()
+    assert listed.returncode == 0, listed.stderr
+    missing = [t for t, _ in TABLE if f"make {t} " not in listed.stdout]
+    assert missing == [], f"targets a bare make does not list: {missing}"
 
 
 @pytest.mark.parametrize(("target", "command"), TABLE, ids=[t for t, _ in TABLE])
 def test_each_target_runs_the_command_the_table_names(target, command):
-    dry = make("-n", target, "PAGE=docs/es/index.md")
+    # setup's recipe runs only when requirements.txt is newer than the environment: -W pretends it is.
+    what_if = ("-W", "requirements.txt") if target == "setup" else ()
+    dry = make("-n", *what_if, target, "PAGE=docs/es/index.md")
     assert dry.returncode == 0 and "warning" not in dry.stderr.lower(), dry.stderr
     expected = command.replace("python -m phase25", "-m phase25")
     assert expected in dry.stdout, f"make {target} does not run `{command}`:\n{dry.stdout}"
