@@ -193,8 +193,10 @@ def _relay(
                                 os.kill(other_pid, signal.SIGKILL)
     selector.close()
     for rank, pid in pids.items():
-        if rank not in ended:
+        if rank not in ended:  # its pipes closed before its end was seen: a failing one is lost all the same
             ended[rank] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            if ended[rank] != 0 and lost is None:
+                lost = rank
     return ended, lost, stopped
 
 
