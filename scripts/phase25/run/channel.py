@@ -1,6 +1,6 @@
 """The framing of the messages between the runner and a run's supervisor: JSON objects, one per line.
 
-Both ends use this module (the runner's :class:`session.Link` and the
+Both ends use this module (the runner's :class:`streams.Link` and the
 supervisor's :class:`supervise.Channel`), so the framing is written once.
 """
 

@@ -1,9 +1,10 @@
-"""Read a run's stdout and stderr until it has ended, within hard limits.
+"""The runner's ends of one run (a ``Link``), read until the run has ended, within hard limits.
 
-The timeout bounds the whole run, reading included: at the deadline the runner
-asks the supervisor to kill every process of the run, and stops reading shortly
-after whatever still holds a pipe (a process that left for a session of its own).
-Each stream keeps at most its cap (see :mod:`capture`).
+A run's supervisor and snippet hand the runner three ends: the supervisor's socket and the
+snippet's stdout and stderr pipes; ``wait`` reads them together. The timeout bounds the whole
+run, reading included: at the deadline the runner asks the supervisor to kill every process of
+the run, and stops reading shortly after whatever still holds a pipe (a process that left for a
+session of its own). Each stream keeps at most its cap (see :mod:`capture`).
 """
 
 from __future__ import annotations
@@ -11,16 +12,63 @@ from __future__ import annotations
 import os
 import selectors
 import signal
+import socket
+import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import cast
 
+from . import channel
 from .capture import Capped
-from .messages import FromSupervisor
-from .session import Link
+from .messages import FromSupervisor, ToSupervisor
 
 KILL_GRACE = 10.0  # seconds a supervisor gets to report after a kill
 DRAIN_GRACE = 2.0  # seconds to finish reading after the snippet's process ended
+
+
+@dataclass
+class Link:
+    """The runner's ends of one run."""
+
+    sock: socket.socket
+    stdout: int
+    stderr: int
+    supervisor: subprocess.Popen | None = None  # fresh runs only; a warm run's supervisor is the warm one's child
+    warm: bool = False
+    decoder: channel.Decoder = field(default_factory=channel.Decoder)
+
+    def send(self, message: ToSupervisor) -> None:
+        try:
+            self.sock.sendall(channel.encode(message))
+        except OSError:
+            pass
+
+    def messages(self) -> list[FromSupervisor] | None:
+        """What the supervisor sent since last time; None once it has closed its end."""
+        try:
+            data = self.sock.recv(65536)
+        except BlockingIOError:
+            return []
+        except OSError:
+            data = b""
+        if not data:
+            return None
+        return cast(list[FromSupervisor], self.decoder.feed(data))
+
+    def close(self) -> None:
+        for fd in (self.stdout, self.stderr):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.sock.close()
+        if self.supervisor is not None:
+            try:
+                self.supervisor.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.supervisor.kill()
+                self.supervisor.wait()
 
 
 @dataclass
