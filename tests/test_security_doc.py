@@ -32,6 +32,7 @@ SURFACES = (
     "Multi-rank runs",
     "The emulated device",
     "The environment a run inherits",
+    "Folders and files the build reads",
 )
 
 

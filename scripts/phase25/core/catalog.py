@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import environment, records
 from .devices import LOCAL, pending_when_missing
+from .names import regular_files, shown
 from .paths import Layout
 from .records import Record, RecordError
 from .snippets import Snippet, discover, source_sha256
@@ -141,9 +142,23 @@ class Catalog:
         )
 
     def problems(self) -> list[str]:
-        """Every record a strict build refuses, wherever it is shown (or not shown)."""
+        """Every record a strict build refuses, wherever it is shown (or not shown), and every file of records/
+        that is no record a snippet asks for."""
         return [
-            f"snippets/{sid}.py ({device}): {standing.verdict}: {standing.why()}"
-            for (sid, device), standing in sorted(self.standings.items())
-            if standing.is_problem(device)
+            *(
+                f"snippets/{sid}.py ({device}): {standing.verdict}: {standing.why()}"
+                for (sid, device), standing in sorted(self.standings.items())
+                if standing.is_problem(device)
+            ),
+            *self.strays(),
+        ]
+
+    def strays(self) -> list[str]:
+        """Files of records/ that no snippet's device asks for: never read nor shown, so named, never kept unseen."""
+        asked = {records.record_path(self.layout, sid, device) for sid, device in self.standings}
+        found, links = regular_files(self.layout.records) if self.layout.records.is_dir() else ([], [])
+        return [
+            f"{shown(path, self.layout.root)}: no snippet asks for this record (a snippet renamed or removed, "
+            "or a device dropped from its header): remove it"
+            for path in sorted({*found, *links} - asked)
         ]

@@ -12,6 +12,7 @@ MAX_ARTIFACT_BYTES = 512 * 1024  # one file a snippet declares in `artifacts`
 MAX_PUBLISHED_BYTES = 4 * 1024 * 1024  # all the files one run publishes with the site, together
 MAX_FILES = 200  # files one record keeps (artifacts and published files, each)
 MAX_RECORD_BYTES = 16 * 1024 * 1024  # a record file, read before it is parsed
+MAX_INPUT_BYTES = 64 * 1024 * 1024  # any file of a folder the build reads (a drift report holds about 22 MB)
 MAX_TEXT = 4096  # a provenance value, an error message, an expected error
 MAX_WALL_S = 24 * 3600.0  # a run's recorded wall time
 MAX_PROCESSES = 256  # processes alive at once in one run, its snippet included

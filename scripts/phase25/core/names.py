@@ -8,16 +8,19 @@ checked here before anything is read, copied or written:
 - :func:`problem_with` says what is wrong with a name as text: empty, absolute,
   a ``..`` or ``.`` segment, a backslash, a control character, too long;
 - :func:`inside` resolves a path (links included) and says whether it stays
-  inside its root: the run folder, the repository or ``site/``.
+  inside its root: the run folder, the repository or ``site/``;
+- :func:`refuse_unreadable` judges every entry of a folder the build reads before any is read.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from pathlib import Path
 
+from . import limits
 from .errors import SourceError
 
 MAX_NAME = 240  # characters of one relative name; file systems allow 255 bytes per segment
@@ -97,6 +100,9 @@ def linked(path: Path, root: Path) -> Path | None:
     return None
 
 
+_LINK = "is a symbolic link: nothing reached through a link is read, packed or published"
+
+
 def refuse_links(folder: Path, root: Path) -> None:
     """A SourceError naming the first symbolic link in ``folder`` (or on the way to it from ``root``)."""
     found = linked(folder, root)
@@ -104,5 +110,47 @@ def refuse_links(folder: Path, root: Path) -> None:
         links = regular_files(folder)[1]
         found = links[0] if links else None
     if found is not None:
-        shown = found.relative_to(root).as_posix() if found.is_relative_to(root) else str(found)
-        raise SourceError(shown, "is a symbolic link: nothing reached through a link is read, packed or published")
+        where = found.relative_to(root).as_posix() if found.is_relative_to(root) else str(found)
+        raise SourceError(where, _LINK)
+
+
+def shown(path: Path, root: Path) -> str:
+    """A path as a message names it: relative to ``root``, the bytes of a name that is not UTF-8 escaped."""
+    rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _unreadable(path: Path, root: Path) -> str | None:
+    """Why the build must not read ``path``, an entry found below ``root`` without following links; None if it may."""
+    rel = path.relative_to(root).as_posix()
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return "has a name that is not UTF-8 text: rename it"
+    if (why := problem_with(rel, pattern=True)) is not None:
+        return f"has a name that {why}"
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        return _LINK
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file (a FIFO, a socket or a device, which a read could wait on forever)"
+    if info.st_size > limits.MAX_INPUT_BYTES:
+        return f"holds {info.st_size} bytes, more than a file the build reads may ({limits.MAX_INPUT_BYTES})"
+    return None
+
+
+def refuse_unreadable(folder: Path, root: Path) -> None:
+    """A SourceError naming the first entry of ``folder`` (or ``folder`` itself, a file) that the build must not
+    read, before it reads any: a symbolic link (there or on the way from ``root``), anything but a folder or a
+    regular file, a name that is not UTF-8 text or holds a control character, a file past ``MAX_INPUT_BYTES``."""
+    if (found := linked(folder, root)) is not None:
+        raise SourceError(shown(found, root), _LINK)
+    if folder.exists() and not folder.is_dir() and (why := _unreadable(folder, root)) is not None:  # a file read
+        raise SourceError(shown(folder, root), why)
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        for name in sorted([*dirs, *files]):
+            if (why := _unreadable(Path(top) / name, root)) is not None:
+                raise SourceError(shown(Path(top) / name, root), why)
+        dirs.sort()

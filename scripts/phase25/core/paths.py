@@ -6,7 +6,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .names import refuse_links
+from .names import refuse_unreadable
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
@@ -34,10 +34,10 @@ BUILD_INPUTS = ("docs", "snippets", "records", "reports", "scripts", "overrides"
 
 
 def copy_project(target: Path, source: Path = REPO_ROOT) -> Path:
-    """A copy of what a build reads; a symbolic link among it is refused before anything is copied
-    (copying would read its target, wherever it points)."""
+    """A copy of what a build reads; a symbolic link among it (copying would read its target, wherever it points),
+    a FIFO, a name that is not text or a file too large is refused before anything is copied."""
     for name in BUILD_INPUTS:
-        refuse_links(source / name, source)
+        refuse_unreadable(source / name, source)
     target.mkdir(parents=True, exist_ok=True)
     for name in BUILD_INPUTS:
         if (source / name).is_dir():

@@ -11,7 +11,7 @@ from pathlib import Path
 from .errors import SourceError
 from .header import Header, parse
 from .header_block import code_of, first_code_line
-from .names import inside, linked, refuse_links, regular_files
+from .names import inside, linked, refuse_unreadable, regular_files
 from .paths import Layout
 from .sections import Section, sections
 
@@ -53,8 +53,9 @@ NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")  # a snippet's file name: what a d
 
 def _refuse_unreachable(layout: Layout) -> None:
     """Every .py file under snippets/ must be a snippet a directive can name, or a helper (``_*.py``); no file
-    or folder there is a symbolic link (a helper is packed into kits, a snippet published)."""
-    refuse_links(layout.snippets, layout.root)
+    or folder there is a symbolic link (a helper is packed into kits, a snippet published), a FIFO, a name that is
+    not text or a file too large to read (names.refuse_unreadable)."""
+    refuse_unreadable(layout.snippets, layout.root)
     for path in sorted(layout.snippets.rglob("*.py")):
         rel = path.relative_to(layout.snippets)
         if "__pycache__" in rel.parts or path.name.startswith("_"):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.catalog import Catalog, archived, judged_torch
 from ...core.devices import LOCAL
 from ...core.errors import Interrupted, SourceError
-from ...core.names import refuse_links
+from ...core.names import refuse_unreadable
 from ...core.paths import Layout
 from ...core.records import Record
 from ...run import plan, pool
@@ -64,8 +64,10 @@ class Build:
             )
         docs = Path(config.docs_dir)
         try:
-            for folder in (docs, layout.root / "overrides"):  # pages, assets, theme files: published
-                refuse_links(folder, layout.root)
+            # pages, assets and theme files (published), records and reports (shown), the pins (an archive's torch)
+            read = ("overrides", "records", "reports", "requirements.txt")
+            for entry in (docs, *(layout.root / name for name in read)):  # each judged before anything is read
+                refuse_unreadable(entry, layout.root)
             catalog = Catalog(layout, judged_torch(layout.root))
             if local:
                 _execute(catalog)
