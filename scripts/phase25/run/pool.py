@@ -10,7 +10,6 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core import records
@@ -48,7 +47,6 @@ def run(
     warm: bool = True,
     python: str | None = None,
     estimates: Catalog | None = None,
-    on_record: Callable[[Record], None] | None = None,
     timeout_factor: float = 1.0,
     reuse: bool = True,
 ) -> Outcome:
@@ -59,7 +57,7 @@ def run(
     started = time.monotonic()
     with Session(catalog.layout, python=python, warm=warm, timeout_factor=timeout_factor) as session:
         pool = _Pool(catalog, session, progress or Progress(len(jobs)), warm_groups(jobs) if warm else set(), reuse)
-        outcome = pool.run(longest_first(jobs, estimates or catalog), workers, on_record)
+        outcome = pool.run(longest_first(jobs, estimates or catalog), workers)
     outcome.executed.sort(key=lambda r: (r.snippet, r.device))
     outcome.wall_s = time.monotonic() - started
     return outcome
@@ -79,14 +77,14 @@ class _Pool:
         self.guard = CheckoutGuard(self.layout)
         self.outcome = Outcome()
 
-    def run(self, jobs: list[Job], workers: int, on_record: Callable[[Record], None] | None) -> Outcome:
+    def run(self, jobs: list[Job], workers: int) -> Outcome:
         for job in jobs:
             self.pending.put(job)
         threads = [threading.Thread(target=self.work, daemon=True) for _ in range(max(1, min(workers, len(jobs))))]
         for thread in threads:
             thread.start()
         try:
-            _gather(self.done, len(jobs), self.outcome, self.catalog, on_record=on_record, threads=threads)
+            _gather(self.done, len(jobs), self.outcome, self.catalog, threads=threads)
         except KeyboardInterrupt:
             _stop(self.cancel, self.pending, threads, self.outcome, len(jobs))
         except BaseException:
@@ -176,7 +174,6 @@ def _gather(
     outcome: Outcome,
     catalog: Catalog,
     *,
-    on_record: Callable[[Record], None] | None,
     threads: list[threading.Thread],
 ) -> None:
     """Collect every job's result; a worker that ended without one is an error, never a wait forever."""
@@ -194,8 +191,6 @@ def _gather(
         record = item.record if isinstance(item, Reused) else item
         (outcome.reused if isinstance(item, Reused) else outcome.executed).append(record)
         catalog.update(record)
-        if on_record:
-            on_record(record)
 
 
 def _stop(
