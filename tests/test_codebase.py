@@ -49,3 +49,7 @@ def test_one_entry_point_and_every_command_is_listed_parsed_and_importable():
     assert listed == set(sub.choices) == set(cli.COMMANDS)
     for name in cli.COMMANDS:
         assert callable(cli.command(name)), name
+    from phase25.tools import commands
+
+    maintainers = {name for name, target in cli.COMMANDS.items() if target.startswith("tools.commands:")}
+    assert set(re.findall(r"``([a-z-]+)``", commands.__doc__ or "")) == maintainers, "tools/commands.py's docstring"

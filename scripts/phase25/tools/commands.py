@@ -1,4 +1,5 @@
-"""The maintainers' commands: ``drift``, ``upgrade``, ``bench`` and ``model``."""
+"""The maintainers' commands, one function each (cli.py's table names them all): ``drift``, ``upgrade``, ``bench``,
+``model``, ``engines``, ``versions`` and ``site-check``."""
 
 from __future__ import annotations
 
