@@ -35,19 +35,32 @@ class Kind:
     body: bool = False  # it owns the indented Markdown under it
     lab_only: bool = False  # it belongs in a lab's .lab.md, not on a page
     shows_snippet: bool = False  # it stands for a snippet's code and output
+    reviewed: bool = False  # it shows or quotes a record's output: an upgrade's review checklist lists it (review.py)
 
 
 KINDS = {
     kind.name: kind
     for kind in (
-        Kind("snippet", "::: snippet <page>/<name>", 1, shows_snippet=True),
-        Kind("cell", "::: cell <lab-page>/<name>#<cell-id>", 1, lab_only=True, shows_snippet=True),
+        Kind("snippet", "::: snippet <page>/<name>", 1, shows_snippet=True, reviewed=True),
+        Kind("cell", "::: cell <lab-page>/<name>#<cell-id>", 1, lab_only=True, shows_snippet=True, reviewed=True),
         Kind("execution-report", "::: execution-report", 0),
         Kind("drift-report", "::: drift-report <name>", 1),
         Kind("atlas", "::: atlas <page>/<name>   (the snippet whose record lists every operator)", 1),
-        Kind("note", "::: note <page>/<name> <device>   (then the note, indented by four spaces)", 2, body=True),
+        Kind(
+            "note",
+            "::: note <page>/<name> <device>   (then the note, indented by four spaces)",
+            2,
+            body=True,
+            reviewed=True,
+        ),
         Kind("pending", "::: pending <page>/<name> <device>   (then the text, indented by four spaces)", 2, body=True),
-        Kind("map", "::: map <page>/<name> <device>   (then its numbered steps, indented by 4 spaces)", 2, body=True),
+        Kind(
+            "map",
+            "::: map <page>/<name> <device>   (then its numbered steps, indented by 4 spaces)",
+            2,
+            body=True,
+            reviewed=True,
+        ),
     )
 }
 WITH_BODY = tuple(name for name, kind in KINDS.items() if kind.body)

@@ -24,16 +24,17 @@ from .context import Page, Problem
 from .directives import Directive
 
 SUFFIX = ".review.md"
+# The kinds whose directives show or quote a record's output (``Kind.reviewed``): a snippet directive shows it (a tab
+# per device, emulated ones included); a note quotes it; a map quotes one line of it per step; a lab's cell shows
+# its share of the lab's output (or, without #<cell>, a whole snippet's).
+REVIEWED_KINDS = tuple(name for name, kind in directives.KINDS.items() if kind.reviewed)
 ITEM = re.compile(
     r"^- \[(?P<tick>[ xX])\] (?P<page>docs/[a-z]{2}/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*\.md)"
-    r" · (?P<kind>snippet|note|map|cell) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+(?:#[A-Za-z0-9_-]+)?) "
+    rf" · (?P<kind>{'|'.join(REVIEWED_KINDS)}) (?P<snippet>[A-Za-z0-9_-]+/[A-Za-z0-9_-]+(?:#[A-Za-z0-9_-]+)?) "
     rf"\((?P<device>{devices.NAME})\)(?: · .*)?$"
 )
 # A list item that opens with a box, however an editor bullets or indents it: one that ITEM does not match is an error.
 BOXLIKE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s*\[")
-# A snippet directive shows the output (a tab per device, emulated ones included); a note quotes it; a map quotes
-# one line of it per step; a lab's cell shows its share of the lab's output (or, without #<cell>, a whole snippet's).
-REVIEWED_KINDS = ("snippet", "note", "map", "cell")
 
 
 @dataclass(frozen=True)
