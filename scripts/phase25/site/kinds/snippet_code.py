@@ -2,7 +2,7 @@
 
 A snippet that marks sections (see :mod:`phase25.core.sections`) is shown as those lines, numbered as in
 its file; the whole file, header and harness included, stays one click away (and in the reproduce kit).
-A snippet that marks none is shown whole, as before. Kept apart from the output tabs
+A snippet that marks none is shown whole. Kept apart from the output tabs
 (:mod:`snippet_html`): what a reader is shown of the source does not depend on what it printed.
 """
 
