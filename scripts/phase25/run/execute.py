@@ -14,7 +14,6 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import threading
 from pathlib import Path
@@ -54,13 +53,6 @@ def copy_tree(snippet: Snippet, layout: Layout, tree: Path) -> None:
         shutil.copy2(source, target)
 
 
-def _free_port() -> int:
-    """A loopback port nothing listens on now, for the rendezvous of a multi-rank run."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _spec(snippet: Snippet, device: str, run: Path, tag: str) -> tuple[Spec, dict[str, str]]:
     """What the supervisor needs to start the snippet, and the environment of its warm interpreter."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("PHASE25_")}
@@ -75,9 +67,8 @@ def _spec(snippet: Snippet, device: str, run: Path, tag: str) -> tuple[Spec, dic
         "scripts": scripts,
         "tag": tag,  # marks cells and ranks on the run's streams (cells.seal, ranks.split)
     }
-    if snippet.header.ranks > 1:  # torchrun's contract: rank 0 listens on MASTER_ADDR:MASTER_PORT
-        description["ranks"] = snippet.header.ranks
-        shared = {**shared, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port())}
+    if snippet.header.ranks > 1:  # each rank gets torchrun's variables from the launcher (environment.rank_env)
+        description["ranks"], description["port"] = snippet.header.ranks, environment.free_port()
     env = environment.confined(
         {**shared, handoff.DESCRIPTION: json.dumps(description), "PYTHONPATH": os.pathsep.join((scripts, SCRIPTS))}, run
     )

@@ -29,6 +29,7 @@ class _RunDescriptionKeys(TypedDict):
 class RunDescription(_RunDescriptionKeys, total=False):
     ranks: int  # processes the snippet runs as (header ``ranks = N``); absent for one
     rank: int  # set by the launcher in each rank's own process
+    port: int  # where rank 0 listens, for a multi-rank run (its ranks' MASTER_PORT)
 
 
 class RunError(TypedDict):
@@ -144,7 +145,7 @@ def description(text: str) -> RunDescription:
         "scripts": str,
         "tag": str,
     }
-    found = _object(_parsed(text, DESCRIPTION), DESCRIPTION, required, {"ranks": int, "rank": int})
+    found = _object(_parsed(text, DESCRIPTION), DESCRIPTION, required, {"ranks": int, "rank": int, "port": int})
     return cast(RunDescription, found)
 
 

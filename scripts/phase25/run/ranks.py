@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core import environment
 from ..core.cells import Forged
 from . import handoff
 from .handoff import Lost, RunDescription, RunResult
@@ -137,7 +138,7 @@ def _start(run: RunDescription, rank: int, execute: Callable[[RunDescription], i
             os.close(err_r)
             os.dup2(out_w, 1)
             os.dup2(err_w, 2)
-            os.environ.update({"RANK": str(rank), "LOCAL_RANK": str(rank)})
+            os.environ.update(environment.rank_env(run["ranks"], run["port"])[rank])
             _one_thread()
             own: RunDescription = {**run, "ranks": 1, "rank": rank, "result": f"{run['result']}.rank{rank}"}
             code = execute(own)
@@ -205,7 +206,6 @@ def launch(run: RunDescription, execute: Callable[[RunDescription], int]) -> int
     import sys
 
     ranks = run.get("ranks", 1)
-    os.environ.update({"WORLD_SIZE": str(ranks), "LOCAL_WORLD_SIZE": str(ranks)})
     started = [_start(run, rank, execute) for rank in range(ranks)]
     pipes = {}
     for rank, (_, out, err) in enumerate(started):
