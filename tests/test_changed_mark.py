@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from phase25.core import atlas_drift, compare, drift
+from phase25.core import atlas_drift, compare, drift, drift_derive, drift_diff
 from phase25.core.catalog import Catalog
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.kinds.changed_mark import diff_id
@@ -80,9 +80,9 @@ def test_the_drift_page_holds_the_id_inside_the_folded_diff(site, toy):  # noqa:
         "volatile": [],
         "source_sha256": {"a": None, "b": None},
         "output": {"a": a, "b": b},
-        "diff": drift._diff(a, b),
+        "diff": drift_diff.diff(a, b),
         "atlas": atlas_drift.changes(a, b),
-        "warnings": drift.warning_changes(a, b),
+        "warnings": drift_derive.warning_changes(a, b),
     }
     side = {"torch": TORCH, "build": None, "python": None, "date": None}
     found = {"schema": drift.SCHEMA, "a": side, "b": side, "entries": [entry]}

@@ -6,7 +6,17 @@ import json
 
 import pytest
 from conftest import REPO
-from phase25.core import atlas_drift, compare, devices, drift, drift_readers, environment, records
+from phase25.core import (
+    atlas_drift,
+    compare,
+    devices,
+    drift,
+    drift_diff,
+    drift_readers,
+    drift_rule,
+    environment,
+    records,
+)
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
 from phase25.core.paths import Layout
@@ -188,10 +198,10 @@ def test_a_cuda_column_filled_in_by_the_cuda_build_is_the_builds_change_not_the_
     before = output(TABLE.format(rows="addmm    .         yes   .     yes"))
     after = output(TABLE.format(rows="addmm    .         yes   yes   yes"))
     assert compare.classify(before, after) == "real", "the line names no CUDA: the old rule calls it real"
-    assert drift.classify(before, after, (), switch=True) == "build"
-    assert drift.classify(before, after, (), switch=False) == "real", "same builds: no build to blame"
+    assert drift_rule.classify(before, after, (), switch=True) == "build"
+    assert drift_rule.classify(before, after, (), switch=False) == "real", "same builds: no build to blame"
     other = output(TABLE.format(rows="addmm    yes       yes   yes   yes"))
-    assert drift.classify(before, other, (), switch=True) == "real", "a column that is not CUDA changed too"
+    assert drift_rule.classify(before, other, (), switch=True) == "real", "a column that is not CUDA changed too"
 
 
 def test_a_ranks_cuda_line_does_not_make_the_other_ranks_line_numbers_a_real_change():
@@ -210,17 +220,17 @@ def test_a_ranks_cuda_line_does_not_make_the_other_ranks_line_numbers_a_real_cha
     )
     after = ranks(gpu, gpu)
     assert compare.classify(before, after) == "real", "the old rule: one JSON line for all ranks"
-    assert drift.classify(before, after, (), switch=True) == "build"
+    assert drift_rule.classify(before, after, (), switch=True) == "build"
     moved = ranks("USDT: Handler.cpp:39] profiler_start\n", "USDT: Handler.cpp:39] profiler_start\n")
-    assert drift.classify(before, moved, (), switch=True) == "line-numbers"
+    assert drift_rule.classify(before, moved, (), switch=True) == "line-numbers"
     other = {**after, "ranks": [{**after["ranks"][0], "stdout": "changed\n"}, after["ranks"][1]]}
-    assert drift.classify(before, other, (), switch=True) == "real"
+    assert drift_rule.classify(before, other, (), switch=True) == "real"
 
 
 def test_only_a_cpu_only_wheel_before_a_cuda_build_is_a_build_switch():
-    assert drift.build_switch({"a": side(CPU_ONLY), "b": side(CUDA_BUILD)})
-    assert not drift.build_switch({"a": side("2.14.1+cu132"), "b": side(CUDA_BUILD)})
-    assert not drift.build_switch({"a": side(CPU_ONLY), "b": side("2.15.0+cpu")})
+    assert drift_rule.build_switch({"a": side(CPU_ONLY), "b": side(CUDA_BUILD)})
+    assert not drift_rule.build_switch({"a": side("2.14.1+cu132"), "b": side(CUDA_BUILD)})
+    assert not drift_rule.build_switch({"a": side(CPU_ONLY), "b": side("2.15.0+cpu")})
 
 
 def test_a_diff_near_the_top_of_its_stream_shows_the_header_line():
@@ -229,11 +239,11 @@ def test_a_diff_near_the_top_of_its_stream_shows_the_header_line():
     after = output(TABLE.format(rows=rows.replace("op5    .", "op5    yes")))
     plain = compare.diff_outputs(before, after, "before", "after")
     assert "aten::" not in plain, "difflib's three lines of context leave the header out"
-    diff = drift._diff(before, after)
+    diff = drift_diff.diff(before, after)
     assert "\n@@ -1,7 +1,7 @@\n aten::   implicit  CPU   CUDA  Meta\n op0 " in diff
     far = output("\n".join(f"line {i}" for i in range(40)))
     moved = output(far["stdout"].replace("line 35", "line 35!"))
-    assert drift._diff(far, moved) == compare.diff_outputs(far, moved, "before", "after"), "far down: as it was"
+    assert drift_diff.diff(far, moved) == compare.diff_outputs(far, moved, "before", "after"), "far down: as it was"
 
 
 def atlas_output(*lines: dict) -> dict:

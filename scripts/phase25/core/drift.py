@@ -5,10 +5,8 @@ Run the snippets whose records are made here (the CPU's and the emulated GPU's,
 with the committed records device by device, and publish the comparison. The report embeds both
 sides' outputs, so it can be checked and rendered without either folder, and
 each changed output is given a kind by the rule stated in :mod:`compare`, with
-two refinements of its own (:func:`classify`): each rank's streams are compared
-apart, and when the old side is a CPU-only wheel and the new one a CUDA build, a
-table whose only changed cells sit in a column headed CUDA changed with the
-build, not the release.
+two refinements of its own (:mod:`drift_rule`). What an entry's outputs say about
+each other is derived in :mod:`drift_derive` (its diff: :mod:`drift_diff`).
 
 A run that failed on one side (a snippet that calls an API the older release
 lacks) is no output to compare: the entry is on the other side only, and says
@@ -26,120 +24,20 @@ from typing import Any
 
 from . import atlas_drift, compare, records
 from .devices import LOCAL
+from .drift_derive import derived, warning_changes
+from .drift_diff import diff
+from .drift_rule import build_switch, classify
 from .paths import Layout
 from .records import Record
 from .snippets import discover
 
 REPORTS = "reports/drift"
 SCHEMA = 4
-HEADER_REACH = 20  # a diff's first hunk that starts this close to its stream's top shows it from line 1
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$")
-_SECTION = re.compile(r"^--- (?P<name>.+) \(before\)$")
-
-
-def _stream(output: dict[str, Any], name: str) -> str:
-    """The text of a diff's section ``name`` (``stdout``, ``artifacts/x.txt``, ``rank 1 stderr``) in ``output``."""
-    if name.startswith("artifacts/"):
-        return str((output.get("artifacts") or {}).get(name.removeprefix("artifacts/"), ""))
-    if match := re.fullmatch(r"rank (\d+) (\w+)", name):
-        ranks = output.get("ranks") or []
-        index = int(match.group(1))
-        return str(ranks[index].get(match.group(2), "")) if index < len(ranks) else ""
-    value = output.get(name)
-    return value if isinstance(value, str) else ""
-
-
-def _diff(a: dict | None, b: dict | None) -> str:
-    """The diff of two outputs; a first hunk that starts within :data:`HEADER_REACH` lines of its stream's top
-    starts at line 1 instead, so that a table's header line is shown above its changed rows."""
-    lines, old = compare.diff_outputs(a, b, "before", "after").split("\n"), ""
-    for number, line in enumerate(lines):
-        if section := _SECTION.match(line):
-            old, first = _stream(a or {}, section.group("name")), True
-            continue
-        hunk = _HUNK.match(line)
-        if not hunk or not first:
-            continue
-        first, start = False, int(hunk.group(1))
-        length, new_length = int(hunk.group(2) or 1), int(hunk.group(4) or 1)
-        if 1 < start <= HEADER_REACH + 1 and length and int(hunk.group(3)) == start:
-            above = [" " + text for text in old.split("\n")[: start - 1]]
-            lines[number] = f"@@ -1,{length + start - 1} +1,{new_length + start - 1} @@"
-            lines[number + 1 : number + 1] = above
-    return "\n".join(lines)
-
-
-def build_switch(report: dict[str, Any]) -> bool:
-    """Whether the old side is a CPU-only wheel (``+cpu``) and the new one is not: its CUDA kernels and warnings
-    are the build's, not the release's."""
-    a, b = (str(report.get(side, {}).get("build") or "") for side in ("a", "b"))
-    return a.endswith("+cpu") and not b.endswith("+cpu")
-
-
-def _cuda_columns(output: dict[str, Any]) -> dict[str, Any]:
-    """The output with every cell of a table column headed CUDA masked: a table is a block of lines without a blank
-    one, its header the block's first line, a column the span from one header word to the next."""
-
-    def mask(text: str) -> str:
-        out, header = [], None
-        for line in text.split("\n"):
-            if not line.strip():
-                header = None
-            elif header is None:
-                header = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", line)]
-            else:
-                bounds = [*(start for start, _ in header[1:]), 1 << 30]
-                cells = [(start, end) for (start, word), end in zip(header, bounds, strict=True) if "CUDA" in word]
-                for start, end in cells:
-                    line = line[:start] + "#" * max(0, min(end, len(line)) - start) + line[end:]  # noqa: PLW2901
-            out.append(line)
-        return "\n".join(out)
-
-    return {k: mask(v) if k != "artifacts" and isinstance(v, str) else v for k, v in output.items()}
-
-
-def _flat(output: dict[str, Any]) -> dict[str, Any]:
-    """The output with each rank's streams as streams of their own: compared as one JSON line, a rank's single
-    CUDA line would hide every other change of every rank from the rule."""
-    flat = {k: v for k, v in output.items() if k != "ranks"}
-    for index, rank in enumerate(output.get("ranks") or []):
-        flat.update({f"rank {index} {part}": value for part, value in rank.items()})
-    return flat
-
-
-def classify(a: dict[str, Any], b: dict[str, Any], volatile: tuple[str, ...], switch: bool) -> str:
-    """:func:`compare.classify`'s rule, applied to each rank's streams apart; across a build switch, a change that
-    is gone once the cells of CUDA columns are masked too is the build's."""
-    kind = compare.classify(_flat(a), _flat(b))
-    if kind == "line-numbers":
-        return kind
-    masked_a, masked_b = (_flat(compare.comparable(x, volatile)) for x in (a, b))
-    kind = compare.classify(masked_a, masked_b)
-    if kind == "line-numbers":
-        return "volatile"  # kind was not line-numbers before the volatile lines were masked
-    if kind == "real" and switch and compare.classify(_cuda_columns(masked_a), _cuda_columns(masked_b)) != "real":
-        return "build"
-    return kind
 
 
 def usable(record: Record | None) -> bool:
     """A record whose output can be compared: one that ran to its end (a failed run says why, not what)."""
     return record is not None and record.status == "ok"
-
-
-def warning_changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, list[dict[str, str]]]:
-    """The warnings the new torch emits that the old did not (a deprecation on its way), and those it no longer
-    emits, compared by category, module and message."""
-
-    def key(w: dict[str, str]) -> tuple[str, str, str]:
-        return w["category"], w["module"], w["message"]
-
-    before = {key(w): w for w in (a or {}).get("warnings", [])}
-    after = {key(w): w for w in (b or {}).get("warnings", [])}
-    return {
-        "new": [after[k] for k in sorted(set(after) - set(before))],
-        "gone": [before[k] for k in sorted(set(before) - set(after))],
-    }
 
 
 def _label(recs: list[Record]) -> dict[str, str | None]:
@@ -206,18 +104,7 @@ def _entry(
         "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
         "failed": {"a": _failed(ra), "b": _failed(rb)},
         "output": {"a": out_a, "b": out_b},
-        **_derived(state, out_a, out_b, volatile, switch),
-    }
-
-
-def _derived(state: str, a: dict | None, b: dict | None, volatile: tuple[str, ...], switch: bool) -> dict[str, Any]:
-    """What an entry's two outputs say about each other: kind, diff, atlas changes and warnings."""
-    changed = state == "changed" and a is not None and b is not None
-    return {
-        "kind": classify(a, b, volatile, switch) if changed and a and b else None,
-        "diff": _diff(a, b) if changed else "",
-        "atlas": atlas_drift.changes(a, b, switch) if changed else None,
-        "warnings": warning_changes(a, b),
+        **derived(state, out_a, out_b, volatile, switch),
     }
 
 
@@ -229,8 +116,8 @@ def rederived(report: dict[str, Any]) -> dict[str, Any]:
     for entry in report["entries"]:
         a, b = entry["output"]["a"], entry["output"]["b"]
         volatile = tuple(entry.get("volatile", []))
-        derived = _derived(entry["state"], a, b, volatile, switch)
-        found["entries"].append({**entry, "failed": entry.get("failed") or {"a": None, "b": None}, **derived})
+        again = derived(entry["state"], a, b, volatile, switch)
+        found["entries"].append({**entry, "failed": entry.get("failed") or {"a": None, "b": None}, **again})
     return found
 
 
@@ -285,7 +172,7 @@ def problems(report: dict) -> list[str]:
             found.append(f"{name}: the warnings do not follow from the embedded outputs")
         if changed and entry.get("atlas") != atlas_drift.changes(a, b, switch):
             found.append(f"{name}: the atlas changes do not follow from the embedded outputs")
-        if changed and entry["diff"] != _diff(a, b):
+        if changed and entry["diff"] != diff(a, b):
             found.append(f"{name}: the diff does not follow from the embedded outputs")
         if changed and entry["kind"] != classify(a, b, tuple(entry.get("volatile", [])), switch):
             found.append(f"{name}: kind {entry['kind']!r} does not follow from the embedded outputs")

@@ -16,7 +16,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ...core import drift
+from ...core import drift, drift_rule
 from ...core.errors import SourceError
 from ..lang.strings import text
 from ..lang.translations import SOURCE
@@ -43,7 +43,7 @@ def _changed(reports: Path, torch: str, stamp: float) -> tuple[str, dict[tuple[s
             raise SourceError(_shown(path), "is a symbolic link or no file: a drift report is read only as a file")
         try:
             report = json.loads(path.read_text(encoding="utf-8"))
-            switch = drift.build_switch(report)
+            switch = drift_rule.build_switch(report)
             changed = {
                 (_text(e["snippet"]), _text(e["device"])): "build" if switch and e.get("kind") == "build" else "release"
                 for e in report.get("entries", [])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import drift, drift_readers
+from ...core import drift, drift_readers, drift_rule
 from ..lang.strings import text
 from ..page.context import Page
 from ..page.markup import escape, inline_code
@@ -66,7 +66,7 @@ def render(report: dict[str, Any], changes: list[drift_readers.Change] | None, p
             continue
         heading = text(lang, title, a=a.get("build") or a["torch"], b=b.get("build") or b["torch"])
         parts.append(f'<h3 id="changed-with-{"the-release" if kind == "real" else "the-build"}">{escape(heading)}</h3>')
-        if rule and drift.build_switch(report):
+        if rule and drift_rule.build_switch(report):
             parts.append(f'<p class="drift-rule">{escape(text(lang, rule))}</p>')
         lines = "".join(f"<li>{line} — {_links(snippets, page)}</li>" for snippets, line in items[kind])
         parts.append(f'<ul class="drift-readers">{lines}</ul>')
