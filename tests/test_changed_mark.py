@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from phase25.core import atlas_drift, compare, drift, drift_derive, drift_diff
+from phase25.core import drift, drift_derive, drift_rule
 from phase25.core.catalog import Catalog
 from phase25.site.kinds.assemble import render_markdown
 from phase25.site.kinds.changed_mark import diff_id
@@ -22,11 +22,34 @@ from test_render import site  # noqa: F401  (the fixture: a toy snippet page/a w
 TORCH = "2.13.0"  # the torch the toy catalog says is installed (test_render's pages are built with it)
 
 
+OUTPUT = {"status": "ok", "stdout": "a\n", "stderr": "", "artifacts": {}, "warnings": []}
+TABLE = "aten::   implicit  CPU   CUDA  Meta\naddmm    .         yes   {cuda}     yes\n"
+
+
+def side(torch: str, build: str | None = None) -> dict:
+    return {"torch": torch, "build": build, "python": None, "date": None}
+
+
+def whole(entries: list[dict], a: dict | None = None, b: dict | None = None) -> dict:
+    """A report as drift.between writes it: every entry's kind, diff and warnings follow from its outputs."""
+    found = {"schema": drift.SCHEMA, "devices": ["cpu"], "a": a or side(TORCH), "b": b or side(TORCH), "entries": []}
+    for entry in entries:
+        before, after = entry["output"]["a"], entry["output"]["b"]
+        derived = drift_derive.derived(entry["state"], before, after, (), drift_rule.build_switch(found))
+        failed = {"a": None, "b": None}
+        found["entries"].append({"volatile": [], "source_sha256": failed, "failed": failed, **entry, **derived})
+    return found
+
+
+def entry(state: str, device: str = "cpu", before: dict = OUTPUT, after: dict | None = None) -> dict:
+    after = after or ({**before, "stdout": "b\n"} if state == "changed" else before)
+    return {"snippet": "page/a", "device": device, "state": state, "output": {"a": before, "b": after}}
+
+
 def report(toy, name: str, state: str, device: str = "cpu") -> None:
     folder = toy.root / drift.REPORTS
     folder.mkdir(parents=True, exist_ok=True)
-    entry = {"snippet": "page/a", "device": device, "state": state, "kind": "real" if state == "changed" else None}
-    (folder / f"{name}.json").write_text(json.dumps({"entries": [entry]}), encoding="utf-8")
+    (folder / f"{name}.json").write_text(json.dumps(whole([entry(state, device)])), encoding="utf-8")
     for lang in ("en", "es"):  # its drift page in each language, as upgrade writes it: the marks link there
         drift_page = toy.root / "docs" / lang / "reference" / f"drift-torch-{name.rsplit('-to-', 1)[-1]}.md"
         drift_page.parent.mkdir(parents=True, exist_ok=True)
@@ -70,22 +93,7 @@ def test_the_drift_page_holds_the_id_inside_the_folded_diff(site, toy):  # noqa:
     record()
     from phase25.site.page.directives import Directive
 
-    a = {"status": "ok", "stdout": "a\n", "stderr": "", "artifacts": {}, "warnings": []}
-    b = {**a, "stdout": "b\n"}
-    entry = {
-        "snippet": "page/a",
-        "device": "cpu",
-        "state": "changed",
-        "kind": compare.classify(a, b, ()),
-        "volatile": [],
-        "source_sha256": {"a": None, "b": None},
-        "output": {"a": a, "b": b},
-        "diff": drift_diff.diff(a, b),
-        "atlas": atlas_drift.changes(a, b),
-        "warnings": drift_derive.warning_changes(a, b),
-    }
-    side = {"torch": TORCH, "build": None, "python": None, "date": None}
-    found = {"schema": drift.SCHEMA, "a": side, "b": side, "entries": [entry]}
+    found = whole([entry("changed")])
     (toy.root / drift.REPORTS).mkdir(parents=True, exist_ok=True)
     (toy.root / drift.REPORTS / "r.json").write_text(json.dumps(found), encoding="utf-8")
     view = Page("en", "docs/en/reference/r.md", Catalog(toy.layout, TORCH), Highlighter())
@@ -103,13 +111,18 @@ def test_an_output_only_the_build_changed_is_marked_as_the_builds_not_the_releas
     folder = toy.root / drift.REPORTS
     folder.mkdir(parents=True, exist_ok=True)
     report(toy, f"torch-2.12.0-to-{TORCH}", "changed")  # its drift pages; the report itself is written below
-    entry = {"snippet": "page/a", "device": "cpu", "state": "changed", "kind": "build"}
+    filled = entry(
+        "changed",
+        before={**OUTPUT, "stdout": TABLE.format(cuda=".  ")},
+        after={**OUTPUT, "stdout": TABLE.format(cuda="yes")},
+    )
     cases = (
         ("2.12.0+cpu", ">changed with the CUDA build<", ">cambió con el build CUDA<"),
         ("2.12.0+cu130", ">changed in 2.13<", ">cambió en 2.13<"),  # both CUDA builds: the release changed it
     )
     for stamp, (before, english, spanish) in enumerate(cases, 1):
-        found = {"a": {"torch": "2.12.0", "build": before}, "b": {"torch": TORCH, "build": f"{TORCH}+cu132"}}
-        (folder / f"torch-2.12.0-to-{TORCH}.json").write_text(json.dumps({**found, "entries": [entry]}))
+        found = whole([filled], side("2.12.0", before), side(TORCH, f"{TORCH}+cu132"))
+        assert found["entries"][0]["kind"] == ("build" if before.endswith("+cpu") else "real")
+        (folder / f"torch-2.12.0-to-{TORCH}.json").write_text(json.dumps(found))
         os.utime(folder, ns=(stamp * 10**9, stamp * 10**9))  # the folder's time tells the cache to read again
         assert english in rendered(toy) and spanish in rendered(toy, "es"), before

@@ -21,11 +21,18 @@ PAGE = "docs/en/page.md"
 
 
 def entry(snippet: str, state: str, kind: str | None = None, device: str = "cpu") -> dict:
-    return {"snippet": snippet, "device": device, "state": state, "kind": kind}
+    """An entry with a drift report's shape; what the checklist reads of it is its snippet, device, state and kind."""
+    nothing = {"a": None, "b": None}
+    return {
+        **{"snippet": snippet, "device": device, "state": state, "kind": kind, "volatile": [], "diff": ""},
+        **{"source_sha256": nothing, "failed": nothing, "output": nothing, "atlas": None},
+        "warnings": {"new": [], "gone": []},
+    }
 
 
 def report(*entries: dict) -> dict:
-    return {"schema": drift.SCHEMA, "a": {"torch": "2.13.0"}, "b": {"torch": "2.15.0"}, "entries": list(entries)}
+    a, b = ({"torch": torch, "build": None, "python": None, "date": None} for torch in ("2.13.0", "2.15.0"))
+    return {"schema": drift.SCHEMA, "devices": ["cpu"], "a": a, "b": b, "entries": list(entries)}
 
 
 @pytest.fixture

@@ -26,7 +26,8 @@ from . import atlas_drift, compare, records
 from .devices import LOCAL
 from .drift_derive import derived, warning_changes
 from .drift_diff import diff
-from .drift_rule import build_switch, classify
+from .drift_rule import Output, build_switch, classify
+from .drift_shape import Damaged, DriftEntry, DriftReport, Side, shaped
 from .paths import Layout
 from .records import Record
 from .snippets import discover
@@ -40,7 +41,7 @@ def usable(record: Record | None) -> bool:
     return record is not None and record.status == "ok"
 
 
-def _label(recs: list[Record]) -> dict[str, str | None]:
+def _label(recs: list[Record]) -> Side:
     def most(key: str, where: str = "provenance") -> str | None:
         found = Counter(getattr(r, where).get(key) for r in recs if getattr(r, where).get(key))
         return found.most_common(1)[0][0] if found else None
@@ -72,12 +73,12 @@ def _failed(record: Record | None) -> str | None:
     return str(record.error) if record.status == "failed" else f"{record.status}: {record.error}"
 
 
-def between(a: Layout, b: Layout, devices: tuple[str, ...] = LOCAL) -> dict[str, Any]:
+def between(a: Layout, b: Layout, devices: tuple[str, ...] = LOCAL) -> DriftReport:
     """Every snippet declaring one of ``devices`` (by default every device whose records are made here, the
     emulated ones included), on each of them: unchanged, changed (with a diff and a kind) or on one side only."""
     declared = [(snippet, d) for snippet in discover(a) for d in devices if d in snippet.header.devices]
     pairs = [(s, d, records.load(a, s.id, d), records.load(b, s.id, d)) for s, d in declared]
-    report: dict[str, Any] = {
+    report: DriftReport = {
         "schema": SCHEMA,
         "devices": list(devices),
         "a": _label([ra for _, _, ra, _ in pairs if ra is not None and usable(ra)]),
@@ -92,36 +93,37 @@ def between(a: Layout, b: Layout, devices: tuple[str, ...] = LOCAL) -> dict[str,
 
 def _entry(
     snippet_id: str, device: str, volatile: tuple[str, ...], sides: tuple[Record | None, Record | None], switch: bool
-) -> dict[str, Any]:
+) -> DriftEntry:
     """One (snippet, device) of a report: its state, and what the two sides' outputs say about each other."""
     ra, rb = sides
-    state, (out_a, out_b) = _state(ra, rb), (r.output() if r is not None and usable(r) else None for r in sides)
+    out_a, out_b = (r.output() if r is not None and usable(r) else None for r in sides)
+    state = _state(ra, rb)
     return {
         "snippet": snippet_id,
         "device": device,
         "state": state,
         "volatile": list(volatile),
-        "source_sha256": {"a": ra and ra.source_sha256, "b": rb and rb.source_sha256},
+        "source_sha256": {"a": ra.source_sha256 if ra else None, "b": rb.source_sha256 if rb else None},
         "failed": {"a": _failed(ra), "b": _failed(rb)},
         "output": {"a": out_a, "b": out_b},
         **derived(state, out_a, out_b, volatile, switch),
     }
 
 
-def rederived(report: dict[str, Any]) -> dict[str, Any]:
+def rederived(report: dict[str, Any]) -> DriftReport:
     """A committed report brought to this schema from the outputs it embeds: its diffs, kinds and atlas changes
     derived again by today's rules (an older report stays readable as history without re-running anything)."""
-    found = {**report, "schema": SCHEMA, "entries": []}
+    entries: list[dict[str, object]] = []
     switch = build_switch(report)
     for entry in report["entries"]:
         a, b = entry["output"]["a"], entry["output"]["b"]
         volatile = tuple(entry.get("volatile", []))
         again = derived(entry["state"], a, b, volatile, switch)
-        found["entries"].append({**entry, "failed": entry.get("failed") or {"a": None, "b": None}, **again})
-    return found
+        entries.append({**entry, "failed": entry.get("failed") or {"a": None, "b": None}, **again})
+    return shaped({**report, "schema": SCHEMA, "entries": entries}, "the report brought to this schema")
 
 
-def dumps(report: dict[str, Any]) -> str:
+def dumps(report: DriftReport) -> str:
     return json.dumps(report, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -133,15 +135,23 @@ def report_path(root: Path, name: str) -> Path:
     return root / REPORTS / f"{name}.json"
 
 
-def load(root: Path, name: str) -> dict[str, Any]:
-    """A committed report by name; a name is a file name of reports/drift/, never a path."""
-    report = json.loads(report_path(root, name).read_text(encoding="utf-8"))
-    if not isinstance(report, dict):
-        raise ValueError(f"{REPORTS}/{name}.json is not a drift report")
-    return report
+def load(root: Path, name: str) -> DriftReport:
+    """A committed report by name, with its shape (:mod:`drift_shape`); a name is a file name of reports/drift/,
+    never a path. A damaged report (not JSON, of another schema, a key missing, unknown or of the wrong type) is
+    :class:`drift_shape.Damaged`, in one line that names the file and the key."""
+    where = f"{REPORTS}/{name}.json"
+    try:
+        found: object = json.loads(report_path(root, name).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise Damaged(f"{where} is not UTF-8 text: {exc.reason}") from None
+    except json.JSONDecodeError as exc:
+        raise Damaged(f"{where} is not JSON: {exc}") from None
+    if isinstance(found, dict) and found.get("schema") != SCHEMA:
+        raise Damaged(f"{where}: schema {found.get('schema')!r}, expected {SCHEMA}: compare again")
+    return shaped(found, where)
 
 
-def checked(root: Path, name: str) -> tuple[dict[str, Any], list[str]]:
+def checked(root: Path, name: str) -> tuple[DriftReport, list[str]]:
     """A committed report and its :func:`problems`, worked out once per version of its file: a build shows each
     report on a page of every language, and checking one means diffing every output it embeds again."""
     path = report_path(root, name)
@@ -150,18 +160,29 @@ def checked(root: Path, name: str) -> tuple[dict[str, Any], list[str]]:
 
 
 @lru_cache(maxsize=8)
-def _checked(root: Path, name: str, mtime_ns: int, size: int) -> tuple[dict[str, Any], list[str]]:
+def _checked(root: Path, name: str, mtime_ns: int, size: int) -> tuple[DriftReport, list[str]]:
     report = load(root, name)
     return report, problems(report)
 
 
-def problems(report: dict) -> list[str]:
+def sound(root: Path, name: str) -> DriftReport:
+    """A committed report read through :func:`checked`, for a reader that shows no list of problems (the marks,
+    the published diffs, the atlas's history): the first problem is :class:`drift_shape.Damaged`, naming the file."""
+    report, found = checked(root, name)
+    if found:
+        raise Damaged(f"{REPORTS}/{name}.json: {found[0]}")
+    return report
+
+
+def problems(report: DriftReport) -> list[str]:
     """Integrity of a committed report: each state, kind and diff must follow from the outputs it embeds."""
     if report.get("schema") != SCHEMA:
         return [f"schema {report.get('schema')!r}, expected {SCHEMA}: compare again"]
-    found, switch = [], build_switch(report)
+    found: list[str] = []
+    switch = build_switch(report)
     for entry in report["entries"]:
-        a, b = entry["output"]["a"], entry["output"]["b"]
+        a: Output | None = entry["output"]["a"]
+        b: Output | None = entry["output"]["b"]
         both = a is not None and b is not None
         name, changed = entry["snippet"], entry["state"] == "changed" and both
         if both and entry["state"] != ("unchanged" if a == b else "changed"):
@@ -170,16 +191,18 @@ def problems(report: dict) -> list[str]:
             found.append(f"{name}: state {entry['state']!r} with an output on one side only")
         if entry.get("warnings", {"new": [], "gone": []}) != warning_changes(a, b):
             found.append(f"{name}: the warnings do not follow from the embedded outputs")
-        if changed and entry.get("atlas") != atlas_drift.changes(a, b, switch):
+        if not changed or a is None or b is None:
+            continue
+        if entry.get("atlas") != atlas_drift.changes(a, b, switch):
             found.append(f"{name}: the atlas changes do not follow from the embedded outputs")
-        if changed and entry["diff"] != diff(a, b):
+        if entry["diff"] != diff(a, b):
             found.append(f"{name}: the diff does not follow from the embedded outputs")
-        if changed and entry["kind"] != classify(a, b, tuple(entry.get("volatile", [])), switch):
+        if entry["kind"] != classify(a, b, tuple(entry.get("volatile", [])), switch):
             found.append(f"{name}: kind {entry['kind']!r} does not follow from the embedded outputs")
     return found
 
 
-def counts(report: dict) -> dict[str, int]:
+def counts(report: DriftReport) -> dict[str, int]:
     """How many entries of each state and of each kind of change."""
     found = Counter(e["state"] for e in report["entries"])
     found.update(e["kind"] for e in report["entries"] if e["kind"])

@@ -6,29 +6,33 @@ again by today's rules, and :func:`drift.problems` checks that a committed repor
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from . import atlas_drift
 from .drift_diff import diff
-from .drift_rule import classify
+from .drift_rule import Output, classify
+from .drift_shape import Derived, WarningChanges
 
 
-def warning_changes(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, list[dict[str, str]]]:
+def warning_changes(a: Output | None, b: Output | None) -> WarningChanges:
     """The warnings the new torch emits that the old did not (a deprecation on its way), and those it no longer
     emits, compared by category, module and message."""
 
     def key(w: dict[str, str]) -> tuple[str, str, str]:
         return w["category"], w["module"], w["message"]
 
-    before = {key(w): w for w in (a or {}).get("warnings", [])}
-    after = {key(w): w for w in (b or {}).get("warnings", [])}
+    def warnings(output: Output | None) -> list[dict[str, str]]:
+        return cast(list[dict[str, str]], (output or {}).get("warnings", []))
+
+    before = {key(w): w for w in warnings(a)}
+    after = {key(w): w for w in warnings(b)}
     return {
         "new": [after[k] for k in sorted(set(after) - set(before))],
         "gone": [before[k] for k in sorted(set(before) - set(after))],
     }
 
 
-def derived(state: str, a: dict | None, b: dict | None, volatile: tuple[str, ...], switch: bool) -> dict[str, Any]:
+def derived(state: str, a: Output | None, b: Output | None, volatile: tuple[str, ...], switch: bool) -> Derived:
     """What an entry's two outputs say about each other: kind, diff, atlas changes and warnings."""
     changed = state == "changed" and a is not None and b is not None
     return {

@@ -7,31 +7,32 @@ stream's top is widened to line 1, so that a table's header line is shown above 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import cast
 
 from . import compare
+from .drift_rule import Output
 
 HEADER_REACH = 20  # a diff's first hunk that starts this close to its stream's top shows it from line 1
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$")
 _SECTION = re.compile(r"^--- (?P<name>.+) \(before\)$")
 
 
-def _stream(output: dict[str, Any], name: str) -> str:
+def _stream(output: Output, name: str) -> str:
     """The text of a diff's section ``name`` (``stdout``, ``artifacts/x.txt``, ``rank 1 stderr``) in ``output``."""
     if name.startswith("artifacts/"):
-        return str((output.get("artifacts") or {}).get(name.removeprefix("artifacts/"), ""))
+        return str(cast(Output, output.get("artifacts") or {}).get(name.removeprefix("artifacts/"), ""))
     if match := re.fullmatch(r"rank (\d+) (\w+)", name):
-        ranks = output.get("ranks") or []
+        ranks = cast(list[Output], output.get("ranks") or [])
         index = int(match.group(1))
         return str(ranks[index].get(match.group(2), "")) if index < len(ranks) else ""
     value = output.get(name)
     return value if isinstance(value, str) else ""
 
 
-def diff(a: dict | None, b: dict | None) -> str:
+def diff(a: Output | None, b: Output | None) -> str:
     """The diff of two outputs; a first hunk that starts within :data:`HEADER_REACH` lines of its stream's top
     starts at line 1 instead, so that a table's header line is shown above its changed rows."""
-    lines, old = compare.diff_outputs(a, b, "before", "after").split("\n"), ""
+    lines, old, first = compare.diff_outputs(a, b, "before", "after").split("\n"), "", False
     for number, line in enumerate(lines):
         if section := _SECTION.match(line):
             old, first = _stream(a or {}, section.group("name")), True

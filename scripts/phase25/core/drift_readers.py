@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .drift_shape import DriftReport
 from .errors import SourceError, toml_problem
 
 SUFFIX = ".readers.toml"
@@ -70,7 +71,7 @@ def _change(item: Any, rel: str, line: int, languages: tuple[str, ...]) -> Chang
     return Change(tuple(snippets), {lang: item[lang].strip() for lang in languages}, line)
 
 
-def problems(changes: list[Change], report: dict[str, Any], where: str) -> list[str]:
+def problems(changes: list[Change], report: DriftReport, where: str) -> list[str]:
     """What the lines say that the report does not, and the noticed changes they leave out."""
     kinds = {e["snippet"]: e["kind"] for e in report["entries"] if e["state"] == "changed"}
     found: list[str] = []

@@ -7,24 +7,28 @@ a table whose only changed cells sit in a column headed CUDA changed with the bu
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import cast
 
 from . import compare
 
+Output = dict[str, object]  # a record's output (``Record.output``), as a drift report embeds it
 
-def build_switch(report: dict[str, Any]) -> bool:
+
+def build_switch(report: Mapping[str, object]) -> bool:
     """Whether the old side is a CPU-only wheel (``+cpu``) and the new one is not: its CUDA kernels and warnings
     are the build's, not the release's."""
-    a, b = (str(report.get(side, {}).get("build") or "") for side in ("a", "b"))
+    a, b = (str(cast(Mapping[str, object], report.get(side, {})).get("build") or "") for side in ("a", "b"))
     return a.endswith("+cpu") and not b.endswith("+cpu")
 
 
-def _cuda_columns(output: dict[str, Any]) -> dict[str, Any]:
+def _cuda_columns(output: Output) -> Output:
     """The output with every cell of a table column headed CUDA masked: a table is a block of lines without a blank
     one, its header the block's first line, a column the span from one header word to the next."""
 
     def mask(text: str) -> str:
-        out, header = [], None
+        out: list[str] = []
+        header: list[tuple[int, str]] | None = None
         for line in text.split("\n"):
             if not line.strip():
                 header = None
@@ -41,16 +45,16 @@ def _cuda_columns(output: dict[str, Any]) -> dict[str, Any]:
     return {k: mask(v) if k != "artifacts" and isinstance(v, str) else v for k, v in output.items()}
 
 
-def _flat(output: dict[str, Any]) -> dict[str, Any]:
+def _flat(output: Output) -> Output:
     """The output with each rank's streams as streams of their own: compared as one JSON line, a rank's single
     CUDA line would hide every other change of every rank from the rule."""
     flat = {k: v for k, v in output.items() if k != "ranks"}
-    for index, rank in enumerate(output.get("ranks") or []):
+    for index, rank in enumerate(cast(list[Output], output.get("ranks") or [])):
         flat.update({f"rank {index} {part}": value for part, value in rank.items()})
     return flat
 
 
-def classify(a: dict[str, Any], b: dict[str, Any], volatile: tuple[str, ...], switch: bool) -> str:
+def classify(a: Output, b: Output, volatile: tuple[str, ...], switch: bool) -> str:
     """:func:`compare.classify`'s rule, applied to each rank's streams apart; across a build switch, a change that
     is gone once the cells of CUDA columns are masked too is the build's."""
     kind = compare.classify(_flat(a), _flat(b))

@@ -32,6 +32,7 @@ from pathlib import Path
 from ..core import atomic, bounded, drift
 from ..core.catalog import Catalog, pinned_version
 from ..core.devices import LOCAL, REFERENCE
+from ..core.drift_shape import DriftReport
 from ..core.paths import Layout
 from ..run import plan, pool
 from ..site.lang import strings, translations
@@ -132,7 +133,7 @@ def report(root: Path, version: str, records_folder: Path) -> str:
     return name
 
 
-def refuse_failures(report: dict, name: str, version: str) -> None:
+def refuse_failures(report: DriftReport, name: str, version: str) -> None:
     """One line naming every run under ``version`` (the report's side b) that failed, as an error."""
     failed = [f"{e['snippet']} ({e['device']})" for e in report["entries"] if (e.get("failed") or {}).get("b")]
     if failed:

@@ -8,16 +8,15 @@ and the page keeps what the atlas's change means (operators added, kernels gaine
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from ...core import drift
+from ...core.drift_shape import DriftReport
 
 INLINE_DIFFS_BYTES = 48 * 1024  # of diffs on one drift page: with its table and summary, under 150 KB of HTML
 
 
-def outside(report: dict[str, Any]) -> frozenset[str]:
+def outside(report: DriftReport) -> frozenset[str]:
     """The snippets whose diffs are published as files: the longest, until the rest fit in the page's share."""
     sizes = sorted((len(e["diff"].encode("utf-8")), e["snippet"]) for e in report["entries"] if e.get("diff"))
     kept, found = 0, set()
@@ -38,9 +37,9 @@ def files(root: Path) -> dict[str, str]:
     """Every published diff of every committed report: site path -> its text."""
     found = {}
     for path in sorted((root / drift.REPORTS).glob("*.json")):
-        report = json.loads(path.read_text(encoding="utf-8"))
+        report = drift.sound(root, path.stem)
         files_of = outside(report)
-        for entry in report.get("entries", []):
+        for entry in report["entries"]:
             if entry["snippet"] in files_of:
                 found[diff_url(path.stem, entry["snippet"])] = entry["diff"] + "\n"
     return found

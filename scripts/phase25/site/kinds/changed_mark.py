@@ -12,7 +12,6 @@ the release's change.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,23 +41,17 @@ def _changed(reports: Path, torch: str, stamp: float) -> tuple[str, dict[tuple[s
         if path.is_symlink() or not path.is_file():
             raise SourceError(_shown(path), "is a symbolic link or no file: a drift report is read only as a file")
         try:
-            report = json.loads(path.read_text(encoding="utf-8"))
-            switch = drift_rule.build_switch(report)
-            changed = {
-                (_text(e["snippet"]), _text(e["device"])): "build" if switch and e.get("kind") == "build" else "release"
-                for e in report.get("entries", [])
-                if e.get("state") == "changed"
-            }
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise SourceError(_shown(path), f"is no drift report ({type(exc).__name__}: {exc})") from None
+            report = drift.sound(reports.parents[1], path.stem)
+        except ValueError as exc:
+            raise SourceError(_shown(path), f"is no drift report: {exc}") from None
+        switch = drift_rule.build_switch(report)
+        changed = {
+            (e["snippet"], e["device"]): "build" if switch and e["kind"] == "build" else "release"
+            for e in report["entries"]
+            if e["state"] == "changed"
+        }
         return path.stem, changed
     return "", {}
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} where a name was expected")
-    return value
 
 
 def _shown(path: Path) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.drift_shape import DriftEntry, DriftReport
 from ..downloads import drift_files
 from ..lang.strings import STRINGS, number, text
 from ..page.context import Page
@@ -29,7 +30,7 @@ def snippet_cell(snippet_id: str, page: Page) -> str:
     return f'<a href="{escape(href)}">{code}</a>' if href else code
 
 
-def _status(entry: dict[str, Any], report: dict[str, Any], page: Page) -> str:
+def _status(entry: DriftEntry, report: DriftReport, page: Page) -> str:
     """The entry's state; a side that ran and failed says how (an API the older release lacks)."""
     lang, state = page.lang, entry["state"]
     said = text(lang, "drift_" + state)
@@ -43,14 +44,14 @@ def _status(entry: dict[str, Any], report: dict[str, Any], page: Page) -> str:
     return escape(said)
 
 
-def _warnings(entry: dict[str, Any], lang: str) -> str:
+def _warnings(entry: DriftEntry, lang: str) -> str:
     """The warnings an upgrade adds to a snippet's run (a deprecation to act on) or removes."""
-    found = entry.get("warnings") or {}
+    found = entry["warnings"]
     rows = [
         f"<li>{escape(text(lang, 'drift_warning_' + side))} <code>{escape(w['category'])}</code> "
         f"(<code>{escape(w['module'])}</code>): {escape(w['message'])}</li>"
-        for side in ("new", "gone")
-        for w in found.get(side, [])
+        for side, warnings in (("new", found["new"]), ("gone", found["gone"]))
+        for w in warnings
     ]
     if not rows:
         return ""
@@ -66,7 +67,7 @@ def _names(value: list[str] | dict[str, Any], kernels: bool) -> list[str]:
     return [f"{name}: {joiner.join(map(str, v))}" for name, v in value.items()]
 
 
-def atlas_changes(entry: dict[str, Any], lang: str) -> str:
+def atlas_changes(entry: DriftEntry, lang: str) -> str:
     """What an upgrade changes in the dispatcher atlas, operator by operator (see core/atlas_drift.py); the
     kernels a CUDA build registers are listed apart from the release's."""
     found = entry.get("atlas")
@@ -108,7 +109,7 @@ def _atlas_row(value: list[str] | dict[str, Any], key: str, lang: str) -> str:
     return f"<li>{escape(text(lang, key, n=len(items)))} {shown}{escape(more)}</li>"
 
 
-def _diff(entry: dict[str, Any], name: str, page: Page, outside: frozenset[str]) -> str:
+def _diff(entry: DriftEntry, name: str, page: Page, outside: frozenset[str]) -> str:
     """The folded diff, or the link to its file when it is too long for the page; the mark's target inside."""
     lang, diff, target = page.lang, entry["diff"], diff_id(entry["snippet"])
     lines = diff.count("\n") + 1
@@ -125,7 +126,7 @@ def _diff(entry: dict[str, Any], name: str, page: Page, outside: frozenset[str])
     return f'<details class="quote drift-fold"><summary>{summary}</summary>{inner}</details>'
 
 
-def rows(report: dict[str, Any], name: str, page: Page) -> list[str]:
+def rows(report: DriftReport, name: str, page: Page) -> list[str]:
     """One row per snippet; under a changed one, a row of its own with its warnings and its folded diff."""
     lang, found, outside = page.lang, [], drift_files.outside(report)
     for entry in report["entries"]:

@@ -7,9 +7,8 @@ such file still lists each change, with its first changed lines instead of a rea
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import drift, drift_readers, drift_rule
+from ...core.drift_shape import DriftEntry, DriftReport
 from ..lang.strings import text
 from ..page.context import Page
 from ..page.markup import escape, inline_code
@@ -28,7 +27,7 @@ def _links(snippets: tuple[str, ...], page: Page) -> str:
     return ", ".join(found)
 
 
-def _first_lines(entry: dict[str, Any]) -> str:
+def _first_lines(entry: DriftEntry) -> str:
     """What a change looks like when nobody has said why it matters: its first removed and added lines."""
     lines = entry["diff"].split("\n")
     old = next((x[1:] for x in lines if x.startswith("-") and not x.startswith("---")), "")
@@ -36,7 +35,7 @@ def _first_lines(entry: dict[str, Any]) -> str:
     return f"<code>{escape(old.strip()[:120])}</code> → <code>{escape(new.strip()[:120])}</code>"
 
 
-def _items(report: dict[str, Any], changes: list[drift_readers.Change] | None, lang: str) -> dict[str, list]:
+def _items(report: DriftReport, changes: list[drift_readers.Change] | None, lang: str) -> dict[str, list]:
     """kind -> [(snippets, line HTML)], in the report's order (which is the pages' order)."""
     kinds = {e["snippet"]: e["kind"] for e in report["entries"] if e["state"] == "changed"}
     found: dict[str, list] = {kind: [] for kind in drift_readers.NOTICED}
@@ -52,7 +51,7 @@ def _items(report: dict[str, Any], changes: list[drift_readers.Change] | None, l
     return found
 
 
-def render(report: dict[str, Any], changes: list[drift_readers.Change] | None, page: Page) -> str:
+def render(report: DriftReport, changes: list[drift_readers.Change] | None, page: Page) -> str:
     """The readers' summary: the release's changes, the build's under the rule that sets them apart, the rest
     counted."""
     lang, (a, b) = page.lang, (report["a"], report["b"])

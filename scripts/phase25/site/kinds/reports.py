@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from ...core import drift, drift_readers
 from ...core.catalog import VERDICTS, Catalog
+from ...core.drift_shape import DriftReport
 from ..lang.strings import LANGUAGES, number, text
 from ..page.context import Page, Problem, Rendered
 from ..page.directives import Directive
@@ -85,7 +85,7 @@ def _warnings(catalog: Catalog, lang: str) -> str:
     return f'<h2 id="warnings">{escape(title)}</h2>' + _table("execution-warnings", heads, rows, title)
 
 
-def _drift_summary(report: dict[str, Any], lang: str) -> str:
+def _drift_summary(report: DriftReport, lang: str) -> str:
     """The two sentences above the table: what was compared, and how the changes divide by kind."""
     tally = drift.counts(report)
     a, b = report["a"], report["b"]

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ...core import devices, drift
+from ...core.drift_shape import DriftReport
 from ...core.errors import SourceError
 from . import directives
 from .context import Page, Problem
@@ -53,7 +53,7 @@ class Open:
     line: int
 
 
-def changed(report: dict[str, Any]) -> dict[tuple[str, str], str]:
+def changed(report: DriftReport) -> dict[tuple[str, str], str]:
     """(snippet, device) -> kind of change, for every output the report finds changed."""
     return {(e["snippet"], e["device"]): e["kind"] or "" for e in report["entries"] if e["state"] == "changed"}
 
@@ -68,7 +68,7 @@ def _devices(directive: Directive, outputs: dict[tuple[str, str], str]) -> list[
     return [device for device in devices.DEVICES if (directive.args[0], device) in outputs]
 
 
-def items(root: Path, report: dict[str, Any]) -> list[tuple[Item, str]]:
+def items(root: Path, report: DriftReport) -> list[tuple[Item, str]]:
     """Each place in the pages and labs that shows or quotes a changed output, with the kind of change."""
     outputs = changed(report)
     found: list[tuple[Item, str]] = []
