@@ -99,7 +99,7 @@ def test_a_run_whose_description_lacks_a_key_ends_at_once_in_one_line_and_starts
     del run["tag"]
     env = {**os.environ, handoff.DESCRIPTION: json.dumps(run), "PYTHONPATH": str(REPO / "scripts")}
     started = time.monotonic()
-    command = [sys.executable, "-m", "phase25.run.bootstrap"]
+    command = [sys.executable, "-m", "phase25.run.child.bootstrap"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
     assert time.monotonic() - started < 30
     assert done.returncode == 2 and done.stderr == "phase25: PHASE25_RUN: key 'tag' is missing\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from phase25.core import cells, records
-from phase25.run import ranks
+from phase25.run.child import ranks
 
 LAB = "# %% first\nprint('one')\n# %% second\n{body}\n"
 

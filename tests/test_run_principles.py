@@ -123,7 +123,7 @@ def test_a_user_without_privileges_gets_the_namespace_through_a_user_namespace(t
 def test_without_a_namespace_the_runner_says_so_once_and_still_kills_what_it_finds(toy, tmp_path, monkeypatch, capsys):
     """A machine that refuses PID namespaces (here: told so by PHASE25_PIDNS=0) falls back to the /proc scan,
     and the runner says, once, what that leaves open."""
-    from phase25.run import pidns
+    from phase25.run.child import pidns
 
     monkeypatch.setenv("PHASE25_PIDNS", "0")
     monkeypatch.setattr(pidns, "_WARNED", [])

@@ -1,6 +1,6 @@
 """Every process this project starts outside the runner ends by a deadline, with everything it started.
 
-The runner has its own supervisor (run/supervise.py, a PID namespace). Everything else that starts a
+The runner has its own supervisor (run/child/supervise.py, a PID namespace). Everything else that starts a
 process (the reproduce kit on a reader's machine, the tools, the tests' helpers) goes through
 :func:`run` or :func:`wait_all`: the process leads a session of its own, so when the deadline passes
 the whole group is killed at once (its children too, not only the one process) and the caller gets

@@ -50,7 +50,7 @@ class Header:
     # Hard limits of the run, enforced by its supervisor (see core/limits.py for the defaults).
     max_processes: int = limits.MAX_PROCESSES
     max_memory_mb: int = limits.MAX_MEMORY_MB
-    ranks: int = 1  # processes of one distributed run, started as torchrun would (see run/ranks.py)
+    ranks: int = 1  # processes of one distributed run, started as torchrun would (see run/child/ranks.py)
 
 
 class _Reader:

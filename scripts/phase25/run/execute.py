@@ -22,9 +22,10 @@ from ..core import environment
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, dependency_files
-from . import handoff, make_record, pidns, streams
+from . import handoff, make_record, streams
+from .child import pidns
+from .child.messages import Limits, Spec
 from .handoff import RunDescription
-from .messages import Limits, Spec
 from .session import SCRIPTS, Session
 
 COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")

@@ -20,7 +20,8 @@ from ..core.names import problem_with, regular_files
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, source_sha256
-from . import handoff, ranks
+from . import handoff
+from .child import ranks
 from .handoff import Lost, RunError, RunResult, RunWarning
 from .streams import Ended
 
@@ -151,7 +152,7 @@ def _verdict(
 def _streams(
     snippet: Snippet, ended: Ended, result: RunResult, ctx: normalize.Context, tag: str
 ) -> tuple[str, str, list[dict[str, Any]]]:
-    """The launcher's own stdout and stderr, and each rank's lines apart (see run/ranks.py), the run's tagged
+    """The launcher's own stdout and stderr, and each rank's lines apart (see run/child/ranks.py), the run's tagged
     structure made plain; :class:`cells.Forged` when the run printed a line in its shape."""
     out, err = ended.stdout, ended.stderr
     if snippet.header.cells:

@@ -5,7 +5,7 @@ process removes that folder when the runner's process ends, however it ends
 (even SIGKILL closes the pipe the watchdog waits on); each run's supervisor
 kills that run's processes in the same case (see ``supervise``).
 
-A run starts as a supervisor, either a fresh ``python -m phase25.run.supervise``
+A run starts as a supervisor, either a fresh ``python -m phase25.run.child.supervise``
 that starts a fresh interpreter for the snippet, or one forked from a warm
 interpreter of the run's environment (see ``warm``; the session's pool of them is
 ``warm_pool``). The runner keeps three ends, a ``streams.Link``: the supervisor's socket
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..core.environment import SCRATCH_FOLDERS, TORCH_LOGGING
 from ..core.paths import Layout
-from .messages import Spec
+from .child.messages import Spec
 from .streams import Link
 from .warm_pool import WarmPool
 
@@ -52,7 +52,7 @@ class Session:
         self.root = Path(tempfile.mkdtemp(prefix="phase25-"))
         self.warm_pool = WarmPool(self.root, self.python, SCRIPTS)
         self.watchdog = subprocess.Popen(
-            [sys.executable, "-m", "phase25.run.supervise", "--watch", str(self.root)],
+            [sys.executable, "-m", "phase25.run.child.supervise", "--watch", str(self.root)],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -102,7 +102,7 @@ class Session:
                 link = Link(ours, out_r, err_r, warm=True)
             else:
                 supervisor = subprocess.Popen(
-                    [sys.executable, "-m", "phase25.run.supervise", str(theirs.fileno())],
+                    [sys.executable, "-m", "phase25.run.child.supervise", str(theirs.fileno())],
                     pass_fds=(theirs.fileno(), out_w, err_w),
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,

@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import cast
 
-from . import channel
 from .capture import Capped
-from .messages import FromSupervisor, ToSupervisor
+from .child import channel
+from .child.messages import FromSupervisor, ToSupervisor
 
 KILL_GRACE = 10.0  # seconds a supervisor gets to report after a kill
 DRAIN_GRACE = 2.0  # seconds to finish reading after the snippet's process ended

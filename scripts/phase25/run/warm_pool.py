@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from .messages import Spec, WarmHello
+from .child.messages import Spec, WarmHello
 
 GREETING_TIMEOUT = 300.0
 
@@ -75,7 +75,7 @@ class WarmPool:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
         process = subprocess.Popen(
-            [self.python, "-m", "phase25.run.warm", str(theirs.fileno()), flavour],
+            [self.python, "-m", "phase25.run.child.warm", str(theirs.fileno()), flavour],
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

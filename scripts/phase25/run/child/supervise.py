@@ -184,7 +184,7 @@ def start_fresh(spec: Spec) -> int:
         try:
             os.setpgid(0, 0)
             attach(spec)
-            os.execve(spec["python"], [spec["python"], "-m", "phase25.run.bootstrap"], spec["env"])
+            os.execve(spec["python"], [spec["python"], "-m", "phase25.run.child.bootstrap"], spec["env"])
         finally:
             os._exit(127)
     return pid

@@ -92,7 +92,7 @@ def probe() -> str | None:
         return f"{SWITCH}=0 in the environment"
     try:
         done = subprocess.run(
-            [sys.executable, "-c", "from phase25.run.pidns import _try; _try()"],
+            [sys.executable, "-c", "from phase25.run.child.pidns import _try; _try()"],
             check=False,
             env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.dirname(__file__)))},
             capture_output=True,

@@ -6,8 +6,8 @@ import platform
 import sys
 from typing import Any
 
-from ..core.devices import EMULATIONS, captured
-from ..core.machine import cpu
+from ...core.devices import EMULATIONS, captured
+from ...core.machine import cpu
 
 
 def collect(device: str) -> dict[str, Any]:

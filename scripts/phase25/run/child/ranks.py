@@ -27,10 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..core import environment
-from ..core.cells import Forged
-from . import handoff
-from .handoff import Lost, RunDescription, RunResult
+from ...core import environment
+from ...core.cells import Forged
+from .. import handoff
+from ..handoff import Lost, RunDescription, RunResult
 
 PREFIX = "⟪phase25 rank {tag} {rank}⟫ "  # the run's tag: a secret of the runner's the snippet does not see
 _SHAPE = "⟪phase25 rank"  # a line that starts so and holds another tag was forged by the run

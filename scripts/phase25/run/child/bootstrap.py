@@ -1,6 +1,6 @@
 """The snippet's side of a run: execute it as ``__main__`` and write how it ended.
 
-A fresh run starts it as ``python -m phase25.run.bootstrap``; a warm run calls
+A fresh run starts it as ``python -m phase25.run.child.bootstrap``; a warm run calls
 :func:`run_forked` in a process forked from a warm interpreter. Both read the
 same ``PHASE25_RUN`` description from the environment, so both modes see the
 same environment, the same ``sys.path`` and the same ``sys.argv`` as
@@ -23,10 +23,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
 
-from ..core import cells
-from ..core.environment import TORCH_LOGGING
-from . import handoff, provenance, ranks
-from .handoff import RunDescription, RunError, RunWarning
+from ...core import cells
+from ...core.environment import TORCH_LOGGING
+from .. import handoff
+from ..handoff import RunDescription, RunError, RunWarning
+from . import provenance, ranks
 from .messages import Spec
 
 _OWN_SCRIPTS = str(Path(__file__).resolve().parents[2])
