@@ -9,8 +9,6 @@ added or removed, another treatment by Inductor, another ``grad_fn``.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 FIELDS = ("composite", "decomposition", "inductor", "grad_fn")
@@ -71,28 +69,6 @@ def changes(a: dict[str, Any] | None, b: dict[str, Any] | None, switch: bool = F
             if old.get(field) != new.get(field):
                 found[field][name] = [old.get(field), new.get(field)]
     return found
-
-
-def previous(reports: Path, torch: str) -> tuple[str, dict[str, dict[str, Any]] | None]:
-    """(torch build, overloads) of the atlas before the last upgrade: the drift report that ends at ``torch``
-    embeds the atlas's output on both sides. ("", None) when there is none."""
-    if not reports.is_dir():
-        return "", None
-    return _previous(reports, torch, reports.stat().st_mtime)
-
-
-@lru_cache(maxsize=4)
-def _previous(reports: Path, torch: str, stamp: float) -> tuple[str, dict[str, dict[str, Any]] | None]:
-    """``stamp`` is the folder's modification time, so a new report is read again."""
-    for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
-        report = json.loads(path.read_text(encoding="utf-8"))
-        for item in report.get("entries", []):
-            compared = report.get("devices", [report.get("device")])  # an older report compared one device
-            if item.get("snippet") == "atlas/operators" and item.get("device") in compared:
-                before = overloads((item.get("output") or {}).get("a"))
-                if before is not None:
-                    return report["a"].get("build", report["a"]["torch"]), before
-    return "", None
 
 
 def registry_changes(

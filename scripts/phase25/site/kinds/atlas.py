@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...core import atlas_drift, drift
+from ...core import atlas_drift, atlas_history, drift
 from ...core.catalog import archived
 from ...core.devices import CAPTURED, REFERENCE
 from ...core.records import Record
@@ -126,7 +126,7 @@ def since(root: Path, record: Record) -> tuple[str, dict[str, dict[str, Any]], l
     :func:`atlas_drift.registry_changes`): (that torch build, name -> change, the names it no longer has)."""
     torch = record.provenance.get("torch", "")
     reports = root / drift.REPORTS
-    before_torch, before = atlas_drift.previous(reports, torch) if torch else ("", None)
+    before_torch, before = atlas_history.previous(reports, torch) if torch else ("", None)
     if before is None:
         return "", {}, []
     now = {e["name"]: e for items in entries(record).values() for e in items}
