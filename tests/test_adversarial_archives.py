@@ -21,7 +21,7 @@ from phase25 import cli
 from phase25.core import environment, limits, records
 from phase25.core.catalog import Catalog
 from phase25.core.errors import SourceError
-from phase25.run import unpack
+from phase25.run.travel import unpack
 
 NAME = "records/page/a.cuda.json"
 MiB = 1024 * 1024

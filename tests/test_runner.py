@@ -16,7 +16,7 @@ from phase25.core import catalog as catalog_mod
 from phase25.core.errors import SourceError
 from phase25.core.records import OMITTED as MARKER
 from phase25.run import plan
-from phase25.run.cuda_probe import cuda_available
+from phase25.run.travel.cuda_probe import cuda_available
 
 PRINTS = """
     class Thing:

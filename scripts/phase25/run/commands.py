@@ -15,8 +15,9 @@ from ..core import compare
 from ..core.catalog import Catalog
 from ..core.devices import DEVICES, LOCAL, captured
 from ..core.paths import Layout
-from . import archive, plan, pool
-from .cuda_probe import cuda_available
+from . import plan, pool
+from .travel import archive
+from .travel.cuda_probe import cuda_available
 
 
 def _execute(
@@ -139,7 +140,7 @@ def report(args: argparse.Namespace, layout: Layout) -> int:
 
 def merge(args: argparse.Namespace, layout: Layout) -> int:
     """Merge the records folders of every shard into one: each run exactly once, or nothing is written."""
-    from . import merge as merging
+    from .travel import merge as merging
 
     into = Path(args.into).resolve() if args.into else layout.records
     written = merging.merge(
@@ -151,7 +152,7 @@ def merge(args: argparse.Namespace, layout: Layout) -> int:
 
 def unpack(args: argparse.Namespace, layout: Layout) -> int:
     """Check a GPU capture's archive record by record, then write its CUDA records into records/."""
-    from . import unpack as unpacking
+    from .travel import unpack as unpacking
 
     written = unpacking.unpack(Path(args.archive), layout)
     print(f"unpacked {len(written)} CUDA records from {args.archive}", file=sys.stderr)

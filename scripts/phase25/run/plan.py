@@ -52,7 +52,7 @@ def split(selected: list[Job], total: int, estimates: Catalog | None) -> list[li
     """``total`` shards of about equal recorded wall time (longest first, each to the lightest shard).
 
     Every machine that reads the same commit computes the same split, so shards run on separate
-    machines cover every job exactly once; merging their records checks it (see run/merge.py).
+    machines cover every job exactly once; merging their records checks it (see run/travel/merge.py).
     """
     loads = [0.0] * total
     shards: list[list[Job]] = [[] for _ in range(total)]

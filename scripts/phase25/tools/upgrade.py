@@ -192,7 +192,7 @@ def compare_before(root: Path, before: str, folder: Path) -> str:
 
 def merged_report(root: Path, version: str, shards: list[Path]) -> str:
     """The report of a drift run spread over machines: their records merged (each run once), then compared."""
-    from ..run import merge
+    from ..run.travel import merge
 
     into = root / ".cache" / "phase25" / f"records-{checked(version)}-merged"
     merge.merge(shards, into, Layout.of(root), list(LOCAL))

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..core import devices, records
-from ..core.atomic import write_atomic
-from ..core.catalog import Catalog, standing_of
-from ..core.errors import SourceError
-from ..core.paths import Layout
-from . import plan
+from ...core import devices, records
+from ...core.atomic import write_atomic
+from ...core.catalog import Catalog, standing_of
+from ...core.errors import SourceError
+from ...core.paths import Layout
+from .. import plan
 
 # What a record file of a shard is named: <page>/<name>.<device>.json (see core/snippets.py's PAGE and NAME).
 _RECORD = re.compile(rf"(?P<id>[a-z0-9][a-z0-9-]*/[A-Za-z][A-Za-z0-9_]*)\.(?P<device>{devices.NAME})\.json")

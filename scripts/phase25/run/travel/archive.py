@@ -6,7 +6,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from ..core.paths import Layout
+from ...core.paths import Layout
 
 
 def pack(layout: Layout, devices: list[str], archive: Path) -> None:

@@ -28,12 +28,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from ..core import limits, records
-from ..core.atomic import write_atomic
-from ..core.catalog import Catalog, standing_of
-from ..core.devices import captured
-from ..core.errors import SourceError
-from ..core.paths import Layout
+from ...core import limits, records
+from ...core.atomic import write_atomic
+from ...core.catalog import Catalog, standing_of
+from ...core.devices import captured
+from ...core.errors import SourceError
+from ...core.paths import Layout
 
 _MEMBER = re.compile(r"records/(?P<id>[a-z0-9][a-z0-9-]*/[A-Za-z][A-Za-z0-9_]*)\.(?P<device>cuda)\.json")
 _CHUNK = 64 * 1024  # how a member's content is read: never in one piece
