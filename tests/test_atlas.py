@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from phase25.core import atlas_drift, records
+from phase25.core import atlas_drift, drift, records
 from phase25.core.catalog import Catalog
 from phase25.core.paths import DEFAULT_LAYOUT
 from phase25.site.kinds import atlas
@@ -220,13 +220,15 @@ def test_each_entry_says_what_it_registers_differently_since_the_last_upgrade(at
         overload("aten::addmm"),  # a CPU-only build: the CUDA kernel added below is no release change
         overload("aten::gone"),
     )
+    nothing = {"a": None, "b": None}
+    entry = {"snippet": "atlas/operators", "device": "cpu", "state": "only-a", "kind": None, "diff": "", "atlas": None}
+    entry |= {"volatile": [], "source_sha256": nothing, "failed": nothing, "warnings": {"new": [], "gone": []}}
     report = {
-        "a": {"torch": "1.0.0", "build": "1.0.0+cpu"},
-        "b": {"torch": torch},
-        "device": "cpu",
-        "entries": [
-            {"snippet": "atlas/operators", "device": "cpu", "output": {"a": {"artifacts": {"atlas/x.jsonl": old}}}}
-        ],
+        "schema": drift.SCHEMA,
+        "a": {"torch": "1.0.0", "build": "1.0.0+cpu", "python": None, "date": None},
+        "b": {"torch": torch, "build": None, "python": None, "date": None},
+        "device": "cpu",  # as an older report names the one device it compared
+        "entries": [{**entry, "output": {"a": {"artifacts": {"atlas/x.jsonl": old}}, "b": None}}],
     }
     folder = atlas_project.layout.root / "reports" / "drift"
     folder.mkdir(parents=True)

@@ -3,7 +3,7 @@
 A report is a file anyone can edit or merge badly. Whatever is wrong with it (not JSON, cut short, a key missing,
 one unknown, a value of the wrong type), the reader says so in one line that names the file and the key, never a
 KeyError from deep inside the integrity check, and each reader (the drift page, the "changed in" marks, the
-published diffs, the review checklist) stops there.
+published diffs, the review checklist, the atlas's history) stops there.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from phase25.core import drift
+from phase25.core import atlas_history, drift
 from phase25.core.drift_shape import Damaged
 from phase25.site.downloads import drift_files
 from phase25.site.page import review
@@ -93,3 +93,5 @@ def test_every_reader_of_reports_stops_at_a_damaged_one(tmp_path, text, message)
         drift_files.files(tmp_path)
     with pytest.raises(Damaged, match=message.split(":")[0]):
         review.write(tmp_path, NAME)
+    with pytest.raises(Damaged, match=message.split(":")[0]):
+        atlas_history.previous(tmp_path / drift.REPORTS, "2.13.0")

@@ -2,16 +2,16 @@
 
 The atlas page says what each overload registers differently since the previous release
 (:func:`atlas_drift.registry_changes`); the previous release's atlas is the old side of the atlas snippet's
-output in that report.
+output in that report, read through drift's checked reader like every other reader of reports.
 """
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import drift
 from .atlas_drift import overloads
 
 
@@ -25,13 +25,14 @@ def previous(reports: Path, torch: str) -> tuple[str, dict[str, dict[str, Any]] 
 
 @lru_cache(maxsize=4)
 def _previous(reports: Path, torch: str, stamp: float) -> tuple[str, dict[str, dict[str, Any]] | None]:
-    """``stamp`` is the folder's modification time, so a new report is read again."""
+    """``stamp`` is the folder's modification time, so a new report is read again. Each report is read through
+    :func:`drift.sound`: a damaged one stops the build, naming the file."""
     for path in sorted(reports.glob(f"torch-*-to-{torch}.json")):
-        report = json.loads(path.read_text(encoding="utf-8"))
-        for item in report.get("entries", []):
-            compared = report.get("devices", [report.get("device")])  # an older report compared one device
-            if item.get("snippet") == "atlas/operators" and item.get("device") in compared:
-                before = overloads((item.get("output") or {}).get("a"))
+        report = drift.sound(reports.parents[1], path.stem)
+        compared = report["devices"] if "devices" in report else [report.get("device", "")]  # an older report: one
+        for item in report["entries"]:
+            if item["snippet"] == "atlas/operators" and item["device"] in compared:
+                before = overloads(item["output"]["a"])
                 if before is not None:
-                    return report["a"].get("build", report["a"]["torch"]), before
+                    return report["a"]["build"] or report["a"]["torch"] or "", before
     return "", None
