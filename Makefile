@@ -5,9 +5,12 @@
 # workflows give theirs) is data, never shell: it reaches each recipe in its environment and the recipe reads it
 # quoted (written "$${TORCH}" here), never spliced into the recipe's text, where the shell would run what it
 # holds; SHARDS, a list, becomes one single-quoted word per folder. A value typed on make's own command line is
-# still expanded by make itself ($(shell ...) included): whoever types it runs it. The workflows pass theirs in
-# the environment, which make leaves as it is. tests/test_adversarial_values.py tries each. PYTHON is no value but
-# the program to run: whoever sets it chooses what runs.
+# expanded by make itself ($(shell ...) included) before any recipe runs, so one that holds a '$' is refused below,
+# before anything else (no value needs one). The workflows pass theirs in the environment, which make leaves as it
+# is. tests/test_adversarial_values.py and test_adversarial_gaps.py try each. PYTHON is no value but the program to
+# run: whoever sets it chooses what runs.
+$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(if $(findstring $$,$(value $(v))),\
+  $(error $(v), typed on make's command line, holds a '$$', which make itself would expand: give it in the environment))))
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin

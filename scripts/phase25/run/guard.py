@@ -11,7 +11,8 @@ git repository, and it compares their content, so a change that keeps a file's
 size and modification time is seen too. It sees the ignored folders as well,
 by cheaper signatures: the caches the build reuses (``.cache/``), the built
 site and the virtual environment (by its folders' times, down to its packages),
-since a run that writes there poisons a later build or run. The developer's
+since a run that writes there poisons a later build or run, and git's own settings
+and hooks, which name programs git starts on a maintainer's next command. The developer's
 tool caches and the runner's own lock files are left out; nothing else of the
 checkout is a run's to write (Inductor's precompiled headers are each run's own,
 in its scratch: see ``bootstrap._own_headers``).
@@ -37,6 +38,9 @@ TOOL_CACHES = {"__pycache__", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
 BY_FOLDER = {".venv"}
 FOLDER_DEPTH = 4  # .venv/lib/python3.X/site-packages/<package>: where a .pth, a sitecustomize or a module lands
 RUNNER_OWNED = (".cache/phase25/locks/",)  # the runner's own locks
+# What git itself obeys on a maintainer's next command, in the checkout's git folder (and a worktree's common one):
+# its settings (an alias, a filter, core.hooksPath, core.fsmonitor each name a program git starts) and its hooks.
+GIT_CONTROLS = ("config", "hooks")
 
 
 def _git(root: Path, *args: str) -> list[str] | None:
@@ -54,6 +58,27 @@ def _git(root: Path, *args: str) -> list[str] | None:
 def _git_files(root: Path) -> list[Path] | None:
     names = _git(root, "--cached", "--others", "--exclude-standard")
     return None if names is None else [root / name for name in names]
+
+
+def _git_controls(root: Path) -> list[Path]:
+    """The files of :data:`GIT_CONTROLS` in the checkout's git folders; none outside git."""
+    try:
+        asked = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--git-dir", "--git-common-dir"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    folders = dict.fromkeys(root / line for line in asked.stdout.splitlines()) if asked.returncode == 0 else {}
+    found = []
+    for folder in folders:
+        for name in GIT_CONTROLS:
+            path = folder / name
+            found += _walk(path, set()) if path.is_dir() else [path]
+    return found
 
 
 def _ignored(root: Path) -> list[str] | None:
@@ -131,7 +156,8 @@ class CheckoutGuard:
     def _scan(self) -> dict[str, str]:
         found = {}
         ignored, folders = self._ignored_files()
-        for path, how in [*((p, "content") for p in self._files()), *((p, "stat") for p in ignored)]:
+        controls = _git_controls(self.layout.root)
+        for path, how in [*((p, "content") for p in [*self._files(), *controls]), *((p, "stat") for p in ignored)]:
             shown = records.display(self.layout, path)
             if shown.startswith(RUNNER_OWNED) or path.name.endswith(".tmp"):
                 continue

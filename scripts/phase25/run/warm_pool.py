@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
+from ..core.environment import SCRATCH_FOLDERS, confined
 from .child.messages import Spec, WarmHello
 
 GREETING_TIMEOUT = 300.0
@@ -73,20 +74,19 @@ class WarmPool:
 
     def _start(self, env: dict[str, str], flavour: str) -> Warm | None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))  # `import torch` writes to TMPDIR
+        # `import torch` writes to TMPDIR, and what an import reads of HOME or of the working folder (a cache or a
+        # debug folder) every fork keeps: the warm interpreter gets folders of its own, as each run does
+        scratch = Path(tempfile.mkdtemp(prefix="warm-", dir=self.root))
+        for sub in SCRATCH_FOLDERS:
+            (scratch / sub).mkdir()
         process = subprocess.Popen(
             [self.python, "-m", "phase25.run.child.warm", str(theirs.fileno()), flavour],
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env={
-                **env,
-                "PYTHONPATH": self.scripts,
-                "PHASE25_SESSION_ROOT": str(self.root),
-                "TMPDIR": str(scratch),
-                "TORCHINDUCTOR_CACHE_DIR": str(scratch / "inductor-cache"),
-            },
+            env={**confined(env, scratch), "PYTHONPATH": self.scripts, "PHASE25_SESSION_ROOT": str(self.root)},
+            cwd=scratch / "work",
             start_new_session=True,
         )
         theirs.close()
