@@ -27,7 +27,7 @@ from .record_shape import ShapeError
 
 SCHEMA = 3
 STATUSES = record_shape.STATUSES
-# The line a capped stream holds where its middle was left out (see run/capture.py); pages show it as a note.
+# The line a capped stream holds where its middle was left out (see run/capped.py); pages show it as a note.
 OMITTED = re.compile(r"^⟪phase25: (?P<lines>\d+) lines omitted \((?P<bytes>\d+) bytes\)⟫$", re.MULTILINE)
 
 

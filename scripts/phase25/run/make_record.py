@@ -160,7 +160,7 @@ def _streams(
     stdout, outs = ranks.split(out, snippet.header.ranks, tag) if snippet.header.ranks > 1 else (out, [])
     stderr, errs = ranks.split(err, snippet.header.ranks, tag) if snippet.header.ranks > 1 else (err, [])
     for name, pieces, cut in (("stdout", [stdout, *outs], ended.cuts[0]), ("stderr", [stderr, *errs], ended.cuts[1])):
-        if sum(len(records.OMITTED.findall(piece)) for piece in pieces) != cut:  # the capture writes one, if it cut
+        if sum(len(records.OMITTED.findall(piece)) for piece in pieces) != cut:  # the cap writes one, if it cut
             raise cells.Forged(f'{name} holds a line in the shape of the "lines omitted" note, the runner\'s alone')
     if snippet.header.ranks <= 1:
         return stdout, stderr, []

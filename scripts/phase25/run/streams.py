@@ -4,7 +4,7 @@ A run's supervisor and snippet hand the runner three ends: the supervisor's sock
 snippet's stdout and stderr pipes; ``wait`` reads them together. The timeout bounds the whole
 run, reading included: at the deadline the runner asks the supervisor to kill every process of
 the run, and stops reading shortly after whatever still holds a pipe (a process that left for a
-session of its own). Each stream keeps at most its cap (see :mod:`capture`).
+session of its own). Each stream keeps at most its cap (see :mod:`capped`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import cast
 
-from .capture import Capped
+from .capped import Capped
 from .child import channel
 from .child.messages import FromSupervisor, ToSupervisor
 
@@ -83,7 +83,7 @@ class Ended:
     wall: float
     limit: str | None = None  # the limit the run went past, when its supervisor stopped it for that
     survivors: int = 0  # processes of the run that were still alive after every kill
-    cuts: tuple[int, int] = (0, 0)  # "lines omitted" notes the capture wrote into stdout and stderr (0 or 1)
+    cuts: tuple[int, int] = (0, 0)  # "lines omitted" notes the cap wrote into stdout and stderr (0 or 1)
 
 
 @dataclass
