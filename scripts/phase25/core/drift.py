@@ -18,16 +18,17 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from . import atlas_drift, compare, records
 from .devices import LOCAL
 from .drift_derive import derived, warning_changes
 from .drift_diff import diff
 from .drift_rule import Output, build_switch, classify
-from .drift_shape import Damaged, DriftEntry, DriftReport, Side, shaped
+from .drift_shape import Damaged, DriftEntry, DriftReport, Outputs, Side, shaped
 from .paths import Layout
 from .records import Record
 from .snippets import discover
@@ -41,12 +42,17 @@ def usable(record: Record | None) -> bool:
     return record is not None and record.status == "ok"
 
 
+def _facts(facts: Mapping[str, object], key: str) -> object:
+    """One fact of a record's provenance or run (their values are JSON of any kind)."""
+    return facts.get(key)
+
+
 def _label(recs: list[Record]) -> Side:
-    def most(key: str, where: str = "provenance") -> str | None:
-        found = Counter(getattr(r, where).get(key) for r in recs if getattr(r, where).get(key))
+    def most(key: str) -> str | None:
+        found = Counter(str(value) for r in recs if (value := _facts(r.provenance, key)))
         return found.most_common(1)[0][0] if found else None
 
-    dates = sorted(str(r.run["date"]) for r in recs if r.run.get("date"))
+    dates = sorted(str(date) for r in recs if (date := _facts(r.run, "date")))
     return {
         "torch": most("torch"),
         "build": most("torch_build"),
@@ -110,15 +116,15 @@ def _entry(
     }
 
 
-def rederived(report: dict[str, Any]) -> DriftReport:
+def rederived(report: dict[str, object]) -> DriftReport:
     """A committed report brought to this schema from the outputs it embeds: its diffs, kinds and atlas changes
     derived again by today's rules (an older report stays readable as history without re-running anything)."""
     entries: list[dict[str, object]] = []
     switch = build_switch(report)
-    for entry in report["entries"]:
-        a, b = entry["output"]["a"], entry["output"]["b"]
-        volatile = tuple(entry.get("volatile", []))
-        again = derived(entry["state"], a, b, volatile, switch)
+    for entry in cast(list[dict[str, object]], report["entries"]):
+        output = cast(Outputs, entry["output"])
+        volatile = tuple(cast(list[str], entry.get("volatile", [])))
+        again = derived(str(entry["state"]), output["a"], output["b"], volatile, switch)
         entries.append({**entry, "failed": entry.get("failed") or {"a": None, "b": None}, **again})
     return shaped({**report, "schema": SCHEMA, "entries": entries}, "the report brought to this schema")
 
@@ -146,8 +152,9 @@ def load(root: Path, name: str) -> DriftReport:
         raise Damaged(f"{where} is not UTF-8 text: {exc.reason}") from None
     except json.JSONDecodeError as exc:
         raise Damaged(f"{where} is not JSON: {exc}") from None
-    if isinstance(found, dict) and found.get("schema") != SCHEMA:
-        raise Damaged(f"{where}: schema {found.get('schema')!r}, expected {SCHEMA}: compare again")
+    schema = cast(dict[str, object], found).get("schema") if isinstance(found, dict) else SCHEMA
+    if schema != SCHEMA:
+        raise Damaged(f"{where}: schema {schema!r}, expected {SCHEMA}: compare again")
     return shaped(found, where)
 
 
