@@ -145,3 +145,29 @@ def test_the_repositorys_own_inputs_hold_nothing_the_check_refuses():
         path.stat().st_size for name in ("records", "reports", "docs") for path in names.regular_files(root / name)[0]
     )
     assert largest < limits.MAX_INPUT_BYTES / 2
+
+
+@pytest.mark.parametrize("dep", ["scripts/minigpt", "scripts/minigpt/weights.pt"], ids=["in-a-folder", "named"])
+@pytest.mark.parametrize("odd", ["a-fifo", "a-huge-file"])
+def test_a_dependency_the_runner_must_not_read_is_refused_naming_the_snippet_and_the_file(toy, dep, odd):
+    """A dependency is hashed into the record's key and copied into each run: a FIFO among scripts/minigpt's data
+    was left out without a word (in a folder) or called missing (named), a huge checkpoint read whole each time."""
+    (toy.root / "scripts" / "minigpt").mkdir(parents=True)
+    (toy.root / "scripts" / "minigpt" / "model.py").write_text("x = 1\n")
+    why = ODD[odd](toy.root / "scripts" / "minigpt" / "weights.pt")
+    toy.add("page/a", "print(1)\n", extra=f'deps = ["{dep}"]')
+    [snippet] = snippets.discover(toy.layout)
+    with pytest.raises(SourceError) as caught:
+        snippets.dependency_files(snippet, toy.layout)
+    assert caught.value.path == "snippets/page/a.py"
+    assert caught.value.message == f"declares a dependency the runner must not read: scripts/minigpt/weights.pt {why}"
+
+
+@pytest.mark.parametrize("odd", ["a-fifo", "a-huge-file", "a-link-out"])
+def test_an_odd_releases_toml_is_refused_by_name_before_it_is_read(tmp_path, odd):
+    from phase25.tools import releases
+
+    why = ODD[odd](tmp_path / "releases.toml")
+    with pytest.raises(SourceError) as caught:
+        releases.read(tmp_path)  # a FIFO would make this wait forever
+    assert (caught.value.path, caught.value.message) == ("releases.toml", why)

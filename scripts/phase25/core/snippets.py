@@ -109,12 +109,24 @@ def dependency_files(snippet: Snippet, layout: Layout) -> list[Path]:
                 name = links[0].relative_to(layout.root).as_posix()
                 to = "outside the repository" if not inside(links[0], layout.root) else "(to a file of the repository)"
                 raise SourceError(snippet.where, f"its dependency {dep} holds a link {to}: {name}; links are not read")
+            _refuse_unreadable_dependency(snippet, path, layout)
             files += [p for p in found if "__pycache__" not in p.parts]
-        elif path.is_file():
+        elif path.exists():
+            _refuse_unreadable_dependency(snippet, path, layout)
             files.append(path)
         else:
             raise SourceError(snippet.where, f"declares a dependency that does not exist: {dep}")
     return files
+
+
+def _refuse_unreadable_dependency(snippet: Snippet, path: Path, layout: Layout) -> None:
+    """A dependency is hashed into every record's key and copied into every run: no FIFO (the read would wait
+    forever, or the file be silently left out), no name that is no text, no file past the build's limit."""
+    try:
+        refuse_unreadable(path, layout.root)
+    except SourceError as exc:
+        message = f"declares a dependency the runner must not read: {exc.path} {exc.message}"
+        raise SourceError(snippet.where, message) from None
 
 
 def text_bytes(path: Path) -> bytes:

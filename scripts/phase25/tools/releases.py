@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..core import bounded
 from ..core.errors import SourceError, toml_problem
+from ..core.names import refuse_unreadable
 
 FILE = "releases.toml"
 GIT_S = 120  # seconds: one git command
@@ -112,6 +113,7 @@ def _entry(root: Path, raw: object, at: dict[str, int]) -> Release:
 def read(root: Path) -> list[Release]:
     """Every recorded release, oldest first, no minor release twice."""
     path = root / FILE
+    refuse_unreadable(path, root)  # a FIFO would make the read wait forever; a link would read another file
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
