@@ -145,6 +145,7 @@ def test_the_repositorys_own_inputs_hold_nothing_the_check_refuses():
         path.stat().st_size for name in ("records", "reports", "docs") for path in names.regular_files(root / name)[0]
     )
     assert largest < limits.MAX_INPUT_BYTES / 2
+    assert Catalog(paths.DEFAULT_LAYOUT).strays() == []  # every committed record is one a snippet asks for
 
 
 @pytest.mark.parametrize("dep", ["scripts/minigpt", "scripts/minigpt/weights.pt"], ids=["in-a-folder", "named"])
