@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, TypedDict, cast
 
 from .compare import KINDS
+from .json_shape import NULL, Kind, ShapeError, json_object
 
 STATES = ("changed", "unchanged", "only-a", "only-b", "missing")
 
@@ -71,49 +72,19 @@ class DriftReport(_ReportKeys, total=False):
     device: str  # instead of ``devices``, in a report that compared one device
 
 
-class Damaged(ValueError):
-    """A report without its shape; the message is one line that names the file and the key."""
-
-
-def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _is(value: object, kind: type | tuple[type, ...]) -> bool:
-    """``isinstance``, except that a JSON true is no int."""
-    return any(isinstance(value, k) and (k is bool or not isinstance(value, bool)) for k in _kinds(kind))
-
-
-def _object(
-    value: object, where: str, keys: dict[str, type | tuple[type, ...]], optional: tuple[str, ...] = ()
-) -> dict[str, object]:
-    """``value`` as a JSON object with exactly ``keys`` (those in ``optional`` may be absent), each of its kind."""
-    if not isinstance(value, dict):
-        raise Damaged(f"{where} is not a JSON object")
-    for key in keys:
-        if key not in value and key not in optional:
-            raise Damaged(f"{where}: key {key!r} is missing")
-    found: dict[str, object] = {}
-    for key, item in value.items():
-        if key not in keys:
-            raise Damaged(f"{where}: unknown key {key!r}")
-        if not _is(item, keys[key]):
-            names = " or ".join("null" if k is type(None) else k.__name__ for k in _kinds(keys[key]))
-            raise Damaged(f"{where}: key {key!r} holds {type(item).__name__}, not {names}")
-        found[key] = item
-    return found
+Damaged = ShapeError  # a report without its shape: one line that names the file and the key
 
 
 def _items(value: object) -> list[object]:
     return cast(list[object], value)
 
 
-_TEXT = (str, type(None))
-_SIDE: dict[str, type | tuple[type, ...]] = dict.fromkeys(Side.__annotations__, _TEXT)
+_TEXT = (str, NULL)
+_SIDE: dict[str, Kind] = dict.fromkeys(Side.__annotations__, _TEXT)
 
 
 def _warnings(value: object, where: str) -> None:
-    found = _object(value, where, {"new": list, "gone": list})
+    found = json_object(value, where, {"new": list, "gone": list})
     for part in ("new", "gone"):
         for index, warning in enumerate(_items(found[part])):
             named = f"{where}: {part}[{index}]"
@@ -122,7 +93,7 @@ def _warnings(value: object, where: str) -> None:
 
 
 def _entry(value: object, where: str) -> None:
-    keys: dict[str, type | tuple[type, ...]] = {
+    keys: dict[str, Kind] = {
         "snippet": str,
         "device": str,
         "state": str,
@@ -132,39 +103,32 @@ def _entry(value: object, where: str) -> None:
         "output": dict,
         "kind": _TEXT,
         "diff": str,
-        "atlas": (dict, type(None)),
+        "atlas": (dict, NULL),
         "warnings": dict,
     }
-    found = _object(value, where, keys)
+    found = json_object(value, where, keys)
     if found["state"] not in STATES:
         raise Damaged(f"{where}: state {found['state']!r} is none of {', '.join(STATES)}")
     if found["kind"] is not None and found["kind"] not in KINDS:
         raise Damaged(f"{where}: kind {found['kind']!r} is none of {', '.join(KINDS)}")
     if not all(isinstance(line, str) for line in _items(found["volatile"])):
         raise Damaged(f"{where}: key 'volatile' holds a list of texts")
-    _object(found["source_sha256"], f"{where}: source_sha256", {"a": _TEXT, "b": _TEXT})
-    _object(found["failed"], f"{where}: failed", {"a": _TEXT, "b": _TEXT})
-    _object(found["output"], f"{where}: output", {"a": (dict, type(None)), "b": (dict, type(None))})
+    json_object(found["source_sha256"], f"{where}: source_sha256", {"a": _TEXT, "b": _TEXT})
+    json_object(found["failed"], f"{where}: failed", {"a": _TEXT, "b": _TEXT})
+    json_object(found["output"], f"{where}: output", {"a": (dict, NULL), "b": (dict, NULL)})
     _warnings(found["warnings"], f"{where}: warnings")
 
 
 def shaped(value: object, where: str) -> DriftReport:
     """``value`` (a report's parsed JSON) as a DriftReport; :class:`Damaged`, naming ``where`` and the key, if not."""
-    keys: dict[str, type | tuple[type, ...]] = {
-        "schema": int,
-        "devices": list,
-        "device": str,
-        "a": dict,
-        "b": dict,
-        "entries": list,
-    }
-    found = _object(value, where, keys, optional=("devices", "device"))
+    keys: dict[str, Kind] = {"schema": int, "a": dict, "b": dict, "entries": list}
+    found = json_object(value, where, keys, {"devices": list, "device": str})
     if "devices" not in found and "device" not in found:
         raise Damaged(f"{where}: key 'devices' is missing")
     if not all(isinstance(device, str) for device in _items(found.get("devices", []))):
         raise Damaged(f"{where}: key 'devices' holds a list of device names")
     for side in ("a", "b"):
-        _object(found[side], f"{where}: {side}", _SIDE)
+        json_object(found[side], f"{where}: {side}", _SIDE)
     for index, entry in enumerate(_items(found["entries"])):
         _entry(entry, f"{where}: entries[{index}]")
     return cast(DriftReport, found)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TypedDict, Union, cast
+from typing import TypedDict, cast
+
+from ..core.json_shape import NULL, Kind, ShapeError, each, json_object, parsed
 
 DESCRIPTION = "PHASE25_RUN"  # the environment variable the description travels in
 
@@ -70,8 +72,7 @@ class RunResult(_RunResultKeys, total=False):
     ranks: list[RankResult]
 
 
-class Refused(ValueError):
-    """A description or result without its shape; the message is one line that names the key."""
+Refused = ShapeError  # a description or result without its shape: one line that names the key
 
 
 def no_result(exit_code: int) -> RunResult:
@@ -86,55 +87,6 @@ def no_result(exit_code: int) -> RunResult:
     }
 
 
-Kind = Union[type, tuple[type, ...]]  # noqa: UP007 - a value at run time, on any Python 3 torch supports
-_NULL = type(None)
-
-
-def _is(value: object, kind: Kind) -> bool:
-    """``isinstance``, except that a JSON true is no int and an int is no bool."""
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return any(isinstance(value, bool) == (k is bool) and isinstance(value, k) for k in kinds)
-
-
-def _name(kind: Kind) -> str:
-    return " or ".join("null" if k is _NULL else k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
-
-
-def _object(
-    value: object, where: str, required: dict[str, Kind], optional: dict[str, Kind] | None = None
-) -> dict[str, object]:
-    """``value`` as a JSON object holding every ``required`` key and no other than ``optional``'s, each of its kind."""
-    if not isinstance(value, dict):
-        raise Refused(f"{where} is not a JSON object")
-    known = {**required, **(optional or {})}
-    for key in required:
-        if key not in value:
-            raise Refused(f"{where}: key {key!r} is missing")
-    found: dict[str, object] = {}
-    for key, item in value.items():
-        if key not in known:
-            raise Refused(f"{where}: unknown key {key!r} (expected {', '.join(known)})")
-        if not _is(item, known[key]):
-            raise Refused(f"{where}: key {key!r} holds {type(item).__name__}, not {_name(known[key])}")
-        found[key] = item
-    return found
-
-
-def _all(value: object, kind: type, where: str) -> None:
-    """Every item of a list (every value of an object) in ``value`` is of ``kind``."""
-    items = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
-    for index, item in enumerate(items):
-        if not _is(item, kind):
-            raise Refused(f"{where}[{index}] holds {type(item).__name__}, not {kind.__name__}")
-
-
-def _parsed(text: str, where: str) -> object:
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise Refused(f"{where} is not JSON: {exc}") from None
-
-
 def description(text: str) -> RunDescription:
     """The description in ``PHASE25_RUN``'s text, checked."""
     required: dict[str, Kind] = {
@@ -145,7 +97,7 @@ def description(text: str) -> RunDescription:
         "scripts": str,
         "tag": str,
     }
-    found = _object(_parsed(text, DESCRIPTION), DESCRIPTION, required, {"ranks": int, "rank": int, "port": int})
+    found = json_object(parsed(text, DESCRIPTION), DESCRIPTION, required, {"ranks": int, "rank": int, "port": int})
     return cast(RunDescription, found)
 
 
@@ -156,7 +108,7 @@ def result(path: Path) -> RunResult:
     """The result file at ``path``, checked; OSError when there is none."""
     where = path.name
     required: dict[str, Kind] = {
-        "error": (dict, _NULL),
+        "error": (dict, NULL),
         "exit_code": int,
         "provenance": dict,
         "site_packages": list,
@@ -164,19 +116,19 @@ def result(path: Path) -> RunResult:
         "warnings": list,
     }
     text = path.read_text(encoding="utf-8")
-    found = _object(_parsed(text, where), where, required, {"lost": (dict, _NULL), "ranks": list})
+    found = json_object(parsed(text, where), where, required, {"lost": (dict, NULL), "ranks": list})
     if found["error"] is not None:
-        _object(found["error"], f"{where}: error", {"type": str, "qualname": str, "message": str})
-    _all(found["site_packages"], str, f"{where}: site_packages")
-    _all(found["collectives"], int, f"{where}: collectives")
+        json_object(found["error"], f"{where}: error", {"type": str, "qualname": str, "message": str})
+    each(found["site_packages"], str, f"{where}: site_packages")
+    each(found["collectives"], int, f"{where}: collectives")
     for index, warning in enumerate(cast(list[object], found["warnings"])):
-        _object(warning, f"{where}: warnings[{index}]", _WARNING)
+        json_object(warning, f"{where}: warnings[{index}]", _WARNING)
     if found.get("lost") is not None:
-        lost = _object(found["lost"], f"{where}: lost", {"rank": int, "exit_code": int, "stopped": list})
-        _all(lost["stopped"], int, f"{where}: lost: stopped")
+        lost = json_object(found["lost"], f"{where}: lost", {"rank": int, "exit_code": int, "stopped": list})
+        each(lost["stopped"], int, f"{where}: lost: stopped")
     for index, rank in enumerate(cast(list[object], found.get("ranks", []))):
-        counted = _object(rank, f"{where}: ranks[{index}]", {"exit_code": int, "collectives": dict})["collectives"]
-        _all(counted, int, f"{where}: ranks[{index}]: collectives")
+        counted = json_object(rank, f"{where}: ranks[{index}]", {"exit_code": int, "collectives": dict})["collectives"]
+        each(counted, int, f"{where}: ranks[{index}]: collectives")
     return cast(RunResult, found)
 
 
