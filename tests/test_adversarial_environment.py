@@ -19,26 +19,21 @@ HOSTILE = "HOSTILE-FROM-THE-SHELL"
 # Values an interpreter must be able to start with (the runner's own starts with the same shell), each unlike the pin.
 WELL_FORMED = {"PYTHONHASHSEED": "123", "PYTHONOPTIMIZE": "2", "OMP_NUM_THREADS": "64"}
 REPLACED = "the runner pins or points each one (pinned values and the run's own folders are in the key)"
-# Dropping these waits for the runner to build a run's environment on environment.inherited: run/execute.py:_spec
-# still starts from the whole of os.environ.
-NOT_YET = pytest.mark.xfail(
-    strict=True, reason="run/execute.py:_spec builds on os.environ, not yet on environment.inherited (issue 49)"
-)
 CLASSES = {
     "torch-switches": (
         ("TORCH_LOGS", "TORCH_LOGS_FORMAT", "TORCH_TRACE", "TORCHINDUCTOR_MAX_AUTOTUNE", "TORCH_COMPILE_DEBUG",
          "TORCHDYNAMO_VERBOSE", "TRITON_DEBUG"),
-        NOT_YET,
+        (),
     ),
     "math-libraries": (
         ("MKL_NUM_THREADS", "KMP_AFFINITY", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_CBWR",
          "ONEDNN_MAX_CPU_ISA", "ATEN_CPU_CAPABILITY"),
-        NOT_YET,
+        (),
     ),
-    "python": (("PYTHONHASHSEED", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONWARNINGS", "PYTHONOPTIMIZE"), NOT_YET),
-    "loader": (("LD_PRELOAD",), NOT_YET),
-    "locale-and-time": (("LANG", "LANGUAGE", "LC_NUMERIC", "LC_ALL", "TZ"), NOT_YET),
-    "a-variable-read-by-name": (("GREETING",), NOT_YET),
+    "python": (("PYTHONHASHSEED", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONWARNINGS", "PYTHONOPTIMIZE"), ()),
+    "loader": (("LD_PRELOAD",), ()),
+    "locale-and-time": (("LANG", "LANGUAGE", "LC_NUMERIC", "LC_ALL", "TZ"), ()),
+    "a-variable-read-by-name": (("GREETING",), ()),
     "gpu": (("CUDA_VISIBLE_DEVICES",), ()),
     "folders": (
         ("HOME", "TMPDIR", "XDG_CACHE_HOME", "TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR", "TORCH_HOME", "OLDPWD"),

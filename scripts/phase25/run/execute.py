@@ -56,7 +56,7 @@ def copy_tree(snippet: Snippet, layout: Layout, tree: Path) -> None:
 
 def _spec(snippet: Snippet, device: str, run: Path, tag: str) -> tuple[Spec, dict[str, str]]:
     """What the supervisor needs to start the snippet, and the environment of its warm interpreter."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("PHASE25_")}
+    base = environment.inherited(os.environ, device)  # only what SECURITY.md lets a run take from the shell
     shared = {**base, **environment.run_env(snippet, device)}
     warm_env = environment.warm_env(snippet, device, base)
     scripts = str(run / "tree" / "scripts")
