@@ -19,7 +19,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from .drift_shape import DriftReport
 from .errors import SourceError, toml_problem
@@ -47,7 +47,7 @@ def load(root: Path, name: str, languages: tuple[str, ...]) -> list[Change] | No
     rel = where.relative_to(root).as_posix()
     text = where.read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(text)
+        data = cast(dict[str, object], tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
         message, line = toml_problem(exc)
         raise SourceError(rel, message, line or text.rstrip("\n").count("\n") + 1) from None  # None: at its end
@@ -55,20 +55,24 @@ def load(root: Path, name: str, languages: tuple[str, ...]) -> list[Change] | No
     items = data.get("change", [])
     if set(data) - {"change"} or not isinstance(items, list):
         raise SourceError(rel, "holds only [[change]] tables (snippets = [...], and one line per language)")
-    return [_change(item, rel, line, languages) for item, line in zip(items, starts, strict=False)]
+    tables = cast(list[object], items)
+    return [_change(item, rel, line, languages) for item, line in zip(tables, starts, strict=False)]
 
 
-def _change(item: Any, rel: str, line: int, languages: tuple[str, ...]) -> Change:
-    snippets = item.get("snippets") if isinstance(item, dict) else None
-    if not snippets or not isinstance(snippets, list) or not all(isinstance(s, str) for s in snippets):
+def _change(item: object, rel: str, line: int, languages: tuple[str, ...]) -> Change:
+    table = cast(dict[str, object], item) if isinstance(item, dict) else {}
+    snippets = cast(list[object], table.get("snippets")) if isinstance(table.get("snippets"), list) else None
+    if not snippets or not all(isinstance(s, str) for s in snippets):
         raise SourceError(rel, 'a change needs snippets = ["<page>/<name>", ...]', line)
-    missing = [lang for lang in languages if not isinstance(item.get(lang), str) or not item[lang].strip()]
+    said = {lang: table.get(lang) for lang in languages}
+    lines = {lang: text.strip() for lang, text in said.items() if isinstance(text, str) and text.strip()}
+    missing = [lang for lang in languages if lang not in lines]
     if missing:
         raise SourceError(rel, f"a change needs its line in every language; missing: {', '.join(missing)}", line)
-    extra = sorted(set(item) - {"snippets", *languages})
+    extra = sorted(set(table) - {"snippets", *languages})
     if extra:
         raise SourceError(rel, f"unknown keys {', '.join(extra)} (snippets and {', '.join(languages)} only)", line)
-    return Change(tuple(snippets), {lang: item[lang].strip() for lang in languages}, line)
+    return Change(tuple(str(s) for s in snippets), lines, line)
 
 
 def problems(changes: list[Change], report: DriftReport, where: str) -> list[str]:
