@@ -57,6 +57,29 @@ def test_a_report_gets_a_page_in_each_language_and_a_translated_place_in_the_nav
     assert set(titles) == set(spanish)
 
 
+def test_a_page_that_shows_another_report_is_refused_and_left_as_it_was(project):
+    """A downgrade rehearsal (2.15.0 -> 2.14.1) met the page of 2.13.0 -> 2.14.1: it kept that page, linked it twice
+    in the navigation, and the new report had no page at all. Now the command names the page and changes nothing."""
+    page = project / "docs" / "en" / "reference" / "drift-torch-2.14.1.md"
+    before, config = page.read_bytes(), (project / "mkdocs.yml").read_bytes()
+    assert b"::: drift-report torch-2.13.0-to-2.14.1\n" in before
+    with pytest.raises(ValueError, match=r"^docs/en/reference/drift-torch-2\.14\.1\.md shows another drift report"):
+        upgrade.write_pages(project, "torch-2.15.0-to-2.14.1", "2.14.1", "2.15.0")
+    assert page.read_bytes() == before and (project / "mkdocs.yml").read_bytes() == config
+    upgrade.write_pages(project, "torch-2.13.0-to-2.14.1", "2.14.1", "2.13.0")  # its own report: nothing to refuse
+    assert (project / "mkdocs.yml").read_bytes() == config
+
+
+def test_requirements_comments_name_no_torch_release_an_upgrade_would_leave_behind():
+    """`upgrade pin` rewrites the pins only: a comment naming a release (the triton pin's said "the triton torch
+    2.15.0 requires") went stale in the 2.15.0 -> 2.14.1 rehearsal."""
+    import re
+
+    comments = [line.partition("#")[2] for line in (REPO / "requirements.txt").read_text().splitlines() if "#" in line]
+    stale = [c.strip() for c in comments if re.search(r"torch \d+\.\d+", c)]
+    assert not stale, f"requirements.txt comments that name a torch release: {stale}"
+
+
 def test_a_failed_run_is_an_entry_of_the_report_and_fails_the_drift_command_in_one_line(toy, tmp_path, monkeypatch):
     """A drift run whose emulated snippet failed under the new torch wrote a report without it and exited 0;
     the report now has its entry, which says why, and the command fails with one line that names it."""

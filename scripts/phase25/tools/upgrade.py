@@ -212,8 +212,14 @@ def _translated_title(config: str, lang: str, line: str) -> str:
 def write_pages(root: Path, name: str, version: str, before: str | None = None) -> None:
     """The report's page in each language, and its place in the navigation."""
     before = before or pinned(root)
-    for lang in strings.LANGUAGES:
-        page = root / "docs" / lang / "reference" / f"drift-torch-{version}.md"
+    pages = [root / "docs" / lang / "reference" / f"drift-torch-{version}.md" for lang in strings.LANGUAGES]
+    for page in pages:  # a page is named by its release: one that shows another report is never taken over
+        if page.exists() and f"::: drift-report {name}\n" not in page.read_text(encoding="utf-8"):
+            raise ValueError(
+                f"{page.relative_to(root)} shows another drift report than {name}: "
+                f"move it aside or give the report {name} another release's page"
+            )
+    for lang, page in zip(strings.LANGUAGES, pages, strict=True):
         if not page.exists():
             page.write_text(strings.text(lang, "drift_page", a=before, b=version, name=name), encoding="utf-8")
     for lang in translations.TARGETS:
