@@ -14,7 +14,7 @@ past ``MAX_ARCHIVE_RATIO`` times its compressed size, and nothing but zeros afte
 Memory holds one member's content at a time, and the records accepted so far, whatever the archive declares.
 
 What this does not do: tell a record the capture made from one forged by someone who ran this code
-themselves. The archive's attestation does that (see the README: verify it before unpacking).
+themselves. The archive's attestation does that (maintaining/gpu-and-emulation.md: verify it before unpacking).
 """
 
 from __future__ import annotations
