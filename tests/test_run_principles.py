@@ -103,7 +103,7 @@ def test_a_user_without_privileges_gets_the_namespace_through_a_user_namespace(t
     """Without CAP_SYS_ADMIN, ``pidns.enter`` asks for a user namespace that maps the user to itself: the next
     child is the namespace's init, and files keep their owner."""
     probe = (
-        "import os, sys; from phase25.run import pidns; print(pidns.enter()); sys.stdout.flush()\n"
+        "import os, sys; from phase25.run.child import pidns; print(pidns.enter()); sys.stdout.flush()\n"
         "pid = os.fork()\n"
         "if pid == 0:\n    pidns.own_proc(); print(os.getpid(), os.getuid(), os.readlink('/proc/self')); os._exit(0)\n"
         "os.waitpid(pid, 0)\n"
