@@ -3,7 +3,7 @@
 Toy projects hold snippets that need only the standard library (or a bare
 ``import torch``), so the runner's behaviour (caching, staleness, timeouts,
 errors, interrupts) is tested in well under a second per case; the real torch
-snippets are re-executed in test_records.py.
+snippets are re-executed in test_records.py and test_records_theory_03.py.
 """
 
 from __future__ import annotations
@@ -139,13 +139,13 @@ class BackgroundRuns:
     Started once collection shows a test that needs it; a session that stops early stops it (SIGINT,
     then SIGKILL to its process group) and removes its scratch folder."""
 
-    def __init__(self) -> None:
+    def __init__(self, runs: list[str]) -> None:
         self.started = time.time()
         self.scratch = Path(tempfile.mkdtemp(prefix="phase25-reexecuted-"))
         self.log = (self.scratch / "log.txt").open("w")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "scripts"), os.environ.get("PYTHONPATH", "")])}
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).parent / "reexecute.py"), str(self.scratch), str(os.getpid())],
+            [sys.executable, str(Path(__file__).parent / "reexecute.py"), str(self.scratch), str(os.getpid()), *runs],
             cwd=REPO,
             env=env,
             stdout=self.log,
@@ -256,8 +256,9 @@ def early(name: str) -> tuple[Path, dict[str, subprocess.Popen]]:
 def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly:  # a listing of the tests starts none of their work
         return
-    if any("reexecuted" in getattr(item, "fixturenames", ()) for item in session.items):
-        _BACKGROUND.append(BackgroundRuns())
+    runs = reexecuted_runs(session.items)
+    if runs:
+        _BACKGROUND.append(BackgroundRuns(runs))
     wanted = {name for item in session.items for name in getattr(item, "fixturenames", ())}
     for name in EARLY:
         if name in wanted:
@@ -271,10 +272,27 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         _EARLY.pop().stop()
 
 
+def reexecuted_runs(items: list[pytest.Item]) -> list[str]:
+    """The runs ("snippet:device") that the collected tests compare with their re-execution: only those run, so that
+    a family holding some chapters' records (tests/families.py) re-executes those chapters only."""
+    runs = {
+        f"{item.callspec.params['snippet_id']}:{item.callspec.params['device']}"
+        for item in items
+        if "reexecuted" in getattr(item, "fixturenames", ())
+    }
+    return sorted(runs)
+
+
 @pytest.fixture(scope="session")
 def background_runs() -> BackgroundRuns:
     assert _BACKGROUND, "the snippets' re-execution starts at collection, for tests that use `reexecuted`"
     return _BACKGROUND[0]
+
+
+@pytest.fixture(scope="session")
+def reexecuted(background_runs) -> Layout:
+    """The scratch records of every run the session's tests compare, re-executed in the background since collection."""
+    return background_runs.wait()
 
 
 FIGURES = pytest.StashKey[list]()

@@ -18,8 +18,13 @@ import pytest
 # family -> (what it holds, its modules: file names, or patterns of them). The families are pytest markers too.
 FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "records": (
-        "every CPU snippet re-executed in the background and compared with its record; the atlas observed apart",
+        "every run of every chapter but theory 03 re-executed in the background and compared with its record; the "
+        "atlas observed apart",
         ("test_records.py", "test_atlas_observed.py"),
+    ),
+    "records-theory-03": (
+        "theory 03's runs (torch.compile and distributed training, about 60 % of the re-execution) the same way",
+        ("test_records_theory_03.py",),
     ),
     "site": (
         "the site built once: every page in Chromium (axe included) and the checks that read the built files",

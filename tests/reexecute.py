@@ -4,8 +4,9 @@ tests find them done.
 
 Each snippet runs in the other mode than the one that made its committed record (a fresh interpreter
 or a fork of a warm one), so the records tests also check that the two modes print the same bytes.
-Usage: ``python tests/reexecute.py SCRATCH SESSION_PID`` (records land in ``SCRATCH/records``; exit 0
-once all ran). Orphaned, it stops its runs and removes ``SCRATCH``: the session cannot any more.
+Usage: ``python tests/reexecute.py SCRATCH SESSION_PID [SNIPPET:DEVICE...]`` (the runs to make, every run made here
+if none is named; records land in ``SCRATCH/records``; exit 0 once all ran). Orphaned, it stops its runs and
+removes ``SCRATCH``: the session cannot any more.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def end_with_the_session(session: int) -> None:
         raise KeyboardInterrupt
 
 
-def main(scratch: Path, session: int) -> int:
+def main(scratch: Path, session: int, runs: set[tuple[str, str]] | None = None) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):  # the session stopping stops the runs, nothing left behind
         signal.signal(signum, signal.default_int_handler)
     end_with_the_session(session)
@@ -51,6 +52,12 @@ def main(scratch: Path, session: int) -> int:
     committed = Catalog.here(DEFAULT_LAYOUT)
     target = Catalog(Layout(DEFAULT_LAYOUT.root, DEFAULT_LAYOUT.snippets, scratch / "records"), committed.torch)
     todo, _ = plan.jobs(target, list(LOCAL), force=True)
+    runs = {(job.snippet.id, job.device) for job in todo} if runs is None else runs
+    todo = [job for job in todo if (job.snippet.id, job.device) in runs]
+    unknown = runs - {(job.snippet.id, job.device) for job in todo}
+    if unknown:  # a test asked for a run that this machine does not make: say so rather than wait for nothing
+        print(f"no such run made here: {sorted(unknown)}")
+        return 2
     for warm in (True, False):
         jobs = [job for job in todo if made_warm(committed, job.snippet.id, job.device) != warm]
         if jobs:
@@ -77,8 +84,9 @@ def cpu_seconds() -> float:
 
 if __name__ == "__main__":
     scratch, session = Path(sys.argv[1]), int(sys.argv[2])
+    asked = [run.rsplit(":", 1) for run in sys.argv[3:]]
     try:
-        sys.exit(main(scratch, session))
+        sys.exit(main(scratch, session, {(snippet, device) for snippet, device in asked} if asked else None))
     except (KeyboardInterrupt, Interrupted):
         if os.getppid() != session:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -54,3 +54,14 @@ def test_the_families_together_are_the_whole_suite_each_test_in_exactly_one():
         f"{len(twice)} in two families or more, such as {dict(list(twice.items())[:3])}"
     )
     assert set(family_of) == set(whole), "a family runs a test that the whole suite does not"
+
+
+def test_the_two_records_modules_hold_every_run_made_here_once():
+    """The records are split by chapter between two families: a run in neither would never be compared."""
+    import test_records
+    import test_records_theory_03
+    from records_check import MADE_HERE
+
+    both = test_records.RUNS + test_records_theory_03.RUNS
+    assert sorted(both) == MADE_HERE and len(set(both)) == len(both)
+    assert test_records.RUNS and test_records_theory_03.RUNS
