@@ -65,7 +65,7 @@ check: setup  ## the fast loop (about 30 s): lint, format, types, and every test
 	$(BIN)/python -m pytest -q -n "$${JOBS:-$(NPROC)}" -m "not slow and not browser"
 
 .PHONY: test-family
-test-family: setup browser  ## one family of the suite alone (FAMILY=units, records, records-theory-03, site or builds), as CI runs it
+test-family: setup browser  ## one family of the suite alone (FAMILY=units, records, records-theory-03, site, site-browser or builds), as CI runs it
 	$(BIN)/python -m pytest --family="$${FAMILY}"
 
 static: setup  ## what every commit runs (pre-commit): ruff, the format check and mypy, no test

@@ -27,9 +27,12 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
         ("test_records_theory_03.py",),
     ),
     "site": (
-        "the site built once: every page in Chromium (axe included) and the checks that read the built files",
+        "the site built once: every page visited in Chromium (weight, axe, the phone's width) and the checks that read "
+        "the built files",
         (
-            "test_browser*.py",
+            "test_browser_weight.py",
+            "test_browser_a11y.py",
+            "test_browser_phone.py",
             "test_llms.py",
             "test_localized_chrome.py",
             "test_picture_words.py",
@@ -38,6 +41,11 @@ FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
             "test_search_index.py",
             "test_search_input.py",
         ),
+    ),
+    "site-browser": (
+        "the site built once more: what a reader does in Chromium (tabs and their markers, search, the map of one "
+        "call, reading, figures, the keyboard and the language switch, the offline copy)",
+        ("test_browser_*.py",),
     ),
     "builds": (
         "the other builds: broken, executing, read-only and third-language copies, both engines, the published "
@@ -65,9 +73,11 @@ def names() -> list[str]:
 
 
 def of(module: str) -> list[str]:
-    """The families the table gives a test module (a file name), or the units if it names it nowhere."""
-    found = [family for family, (_, modules) in FAMILIES.items() if any(fnmatch(module, m) for m in modules)]
-    return found or [UNITS]
+    """The families the table gives a test module (a file name): those naming it, else those whose pattern it
+    matches (a new browser module joins the site's interactions), else the units."""
+    named = [family for family, (_, modules) in FAMILIES.items() if module in modules]
+    matched = [family for family, (_, modules) in FAMILIES.items() if any(fnmatch(module, m) for m in modules)]
+    return named or matched or [UNITS]
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects: a test's family is one of its markers
