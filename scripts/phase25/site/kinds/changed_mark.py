@@ -17,8 +17,8 @@ from pathlib import Path
 
 from ...core import drift, drift_rule
 from ...core.errors import SourceError
+from ..lang import languages
 from ..lang.strings import text
-from ..lang.translations import SOURCE
 from ..page.context import Page
 from ..page.markup import escape
 
@@ -80,7 +80,6 @@ def mark(page: Page, snippet_id: str, device: str) -> str:
     if not _shows(page.layout.root / shown, name):
         raise SourceError(shown, f"does not show '::: drift-report {name}', whose diffs the changed-in marks link to")
     minor = ".".join(torch.split(".")[:2])
-    language = "" if page.lang == SOURCE else f"{page.lang}/"
-    href = f"{page.site_root}{language}reference/drift-torch-{torch}/#{diff_id(snippet_id)}"
+    href = f"{page.site_root}{languages.prefix(page.lang)}reference/drift-torch-{torch}/#{diff_id(snippet_id)}"
     label = text(page.lang, "changed_with_build") if cause == "build" else text(page.lang, "changed_in", version=minor)
     return f' · <a class="changed-mark" href="{escape(href)}">{escape(label)}</a>'
