@@ -13,6 +13,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlparse
 
+import pytest
+
 DESKTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM = "/usr/bin/chromium"
@@ -107,3 +109,13 @@ def show_in_page(tab, url: str, html: str) -> None:
         route.fulfill(body=inner.sub(lambda m: m.group(1) + html + m.group(2), page_html), content_type="text/html")
 
     tab.route(url, fulfil)
+
+
+# Every module that drives Chromium against the served site: browser tests, slow, and the stdlib server's keep-alive
+# sockets, which close when the browser hangs up and not before, are no warning of the test's.
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+]

@@ -4,17 +4,11 @@ affordable on every page hide nothing they should not.
 
 from __future__ import annotations
 
-import pytest
 from axe_check import axe_violations, run_axe
+from browsing import BROWSER_MARKS
 from page_visits import PROBES, VISITORS
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    # The stdlib server's keep-alive sockets close when the browser hangs up, not before.
-    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
-    pytest.mark.filterwarnings("ignore::ResourceWarning"),
-]
+pytestmark = BROWSER_MARKS
 
 
 def test_no_serious_or_critical_accessibility_violation(visits, figures):

@@ -9,16 +9,11 @@ import re
 from urllib.parse import urlparse
 
 import pytest
+from browsing import BROWSER_MARKS
 from conftest import REPO
 from phase25.core.catalog import pinned_torch
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    # The stdlib server's keep-alive sockets close when the browser hangs up, not before.
-    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
-    pytest.mark.filterwarnings("ignore::ResourceWarning"),
-]
+pytestmark = BROWSER_MARKS
 
 
 def test_the_404_page_helps_in_both_languages(page, served):

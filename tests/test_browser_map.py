@@ -10,14 +10,9 @@ scrolls in its figure, and the keyboard scrolls it.
 from __future__ import annotations
 
 import pytest
-from browsing import DESKTOP, PHONE
+from browsing import BROWSER_MARKS, DESKTOP, PHONE
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
-    pytest.mark.filterwarnings("ignore::ResourceWarning"),
-]
+pytestmark = BROWSER_MARKS
 
 HOMES = ("", "es/")
 DIAGRAM_PAGES = ("theory/01-dispatcher-and-aten/", "theory/02-autograd-and-custom-ops/")

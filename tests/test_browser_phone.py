@@ -6,18 +6,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
-from browsing import PHONE
+from browsing import BROWSER_MARKS, PHONE
 from conftest import REPO
 from page_visits import THEORY, share_line
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    # The stdlib server's keep-alive sockets close when the browser hangs up, not before.
-    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
-    pytest.mark.filterwarnings("ignore::ResourceWarning"),
-]
+pytestmark = BROWSER_MARKS
 
 # What the site's own scripts are: a script that reads the viewport's width could draw a page loaded at 390 px
 # differently from one resized to it, and the phone's measurements are taken by resizing.

@@ -13,13 +13,9 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from browsing import BROWSER_MARKS
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
-    pytest.mark.filterwarnings("ignore::ResourceWarning"),
-]
+pytestmark = BROWSER_MARKS
 
 THEORY_01, THEORY_02, THEORY_03 = "theory/01-dispatcher-and-aten/", "theory/02-autograd-and-custom-ops/", "theory/03"
 ATLAS = "reference/dispatcher-atlas/"

@@ -6,17 +6,10 @@ the page that code, outputs and prose take.
 
 from __future__ import annotations
 
-import pytest
-from browsing import DESKTOP
+from browsing import BROWSER_MARKS, DESKTOP
 from page_visits import THEORY, every_page, share_line
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    # The stdlib server's keep-alive sockets close when the browser hangs up, not before.
-    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
-    pytest.mark.filterwarnings("ignore::ResourceWarning"),
-]
+pytestmark = BROWSER_MARKS
 
 PAGE_BUDGET = 300 * 1024
 
