@@ -14,7 +14,6 @@ import json
 import os
 import secrets
 import shutil
-import subprocess
 import threading
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from ..core import environment
 from ..core.paths import Layout
 from ..core.records import Record
 from ..core.snippets import Snippet, dependency_files
-from . import handoff, make_record, streams
+from . import guard, handoff, make_record, streams
 from .child import pidns
 from .child.messages import Limits, Spec
 from .handoff import RunDescription
@@ -33,17 +32,8 @@ COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")
 
 def git_commit(root: Path) -> str | None:
     """Short commit of the tree the snippet came from, or None outside git."""
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() or None
+    lines = guard.git_lines(root, "rev-parse", "--short=12", "HEAD", timeout=10)
+    return lines[0].strip() or None if lines else None
 
 
 def copy_tree(snippet: Snippet, layout: Layout, tree: Path) -> None:

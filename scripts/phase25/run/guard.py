@@ -60,19 +60,20 @@ def _git_files(root: Path) -> list[Path] | None:
     return None if names is None else [root / name for name in names]
 
 
-def _git_controls(root: Path) -> list[Path]:
-    """The files of :data:`GIT_CONTROLS` in the checkout's git folders; none outside git."""
+def git_lines(root: Path, *args: str, timeout: float = 60) -> list[str]:
+    """What ``git -C root <args>`` prints, a line each; none outside git, or when git fails or outlives ``timeout``."""
     try:
         asked = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--git-dir", "--git-common-dir"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
+            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=timeout, check=False
         )
     except (OSError, subprocess.TimeoutExpired):
         return []
-    folders = dict.fromkeys(root / line for line in asked.stdout.splitlines()) if asked.returncode == 0 else {}
+    return asked.stdout.splitlines() if asked.returncode == 0 else []
+
+
+def _git_controls(root: Path) -> list[Path]:
+    """The files of :data:`GIT_CONTROLS` in the checkout's git folders; none outside git."""
+    folders = dict.fromkeys(root / line for line in git_lines(root, "rev-parse", "--git-dir", "--git-common-dir"))
     found = []
     for folder in folders:
         for name in GIT_CONTROLS:
