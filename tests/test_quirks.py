@@ -8,7 +8,6 @@ import inspect
 
 import pytest
 from conftest import REPO
-from mkdocs_jupyter import plugin as jupyter_plugin
 
 JUPYTER_QUIRKS = REPO / "scripts" / "phase25" / "site" / "hosts" / "quirks" / "jupyter.py"
 # mkdocs-jupyter's private functions the quirk calls, with the parameters it passes them.
@@ -43,6 +42,8 @@ def test_the_pins_are_every_private_the_jupyter_quirk_uses():
 
 @pytest.mark.parametrize("name", sorted(JUPYTER_FUNCTIONS))
 def test_mkdocs_jupyter_still_has_the_private_function(name):
+    from mkdocs_jupyter import plugin as jupyter_plugin  # imported by a test, not by collecting the suite (2 s)
+
     found = getattr(jupyter_plugin, name, None)
     assert callable(found), f"mkdocs_jupyter.plugin.{name} is gone: see quirks/jupyter.py's keep_notebook_cache"
     assert tuple(inspect.signature(found).parameters) == JUPYTER_FUNCTIONS[name], f"{name} takes other arguments"
@@ -51,6 +52,8 @@ def test_mkdocs_jupyter_still_has_the_private_function(name):
 def test_mkdocs_jupyter_still_evicts_the_cache_files_missing_from_its_used_set(tmp_path):
     """The behaviour keep_notebook_cache works around, through the attribute it adds to: when a file left out of
     ``_used_cache_paths`` is no longer evicted, the quirk can go."""
+    from mkdocs_jupyter import plugin as jupyter_plugin
+
     plugin = jupyter_plugin.Plugin()
     plugin.on_pre_build(config=None)
     used, unused = tmp_path / "used.json", tmp_path / "unused.json"
