@@ -24,8 +24,7 @@ from pathlib import Path
 import pytest
 
 tests = Path("tests").resolve()
-sys.path.insert(0, str(tests))
-for module in sorted(tests.glob("test_*.py")):
+for module in sorted(tests.glob("test_*.py")):  # importable by name: PYTHONPATH holds tests/, as pytest's does
     importlib.import_module(module.stem)
 sys.modules.pop("families")  # `-p families` imports the plugin itself (one imported before cannot be rewritten)
 
@@ -66,7 +65,7 @@ def collected(*selections: tuple[str, ...]) -> list[list[str]]:
         cwd=REPO,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTEST_ADDOPTS": ""},  # only what the arguments select
+        env={**os.environ, "PYTEST_ADDOPTS": "", "PYTHONPATH": str(REPO / "tests")},  # only what the arguments select
         timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
