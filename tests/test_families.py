@@ -14,54 +14,12 @@ from conftest import REPO
 from families import FAMILIES, names, of
 from phase25.core import bounded
 
-# One interpreter imports every test module once (torch and Inductor among what they import), then forks a child
-# per selection that collects the suite from there, a plugin reading what the collection kept after `-m`
-# deselected. A subprocess per selection imported them all each time; collecting twice in one process is not the
-# same collection (pytest escapes some parametrized ids in place, and would escape them again).
-COLLECT = """
-import importlib, json, os, sys
-from pathlib import Path
-import pytest
-
-tests = Path("tests").resolve()
-for module in sorted(tests.glob("test_*.py")):  # importable by name: PYTHONPATH holds tests/, as pytest's does
-    importlib.import_module(module.stem)
-sys.modules.pop("families")  # `-p families` imports the plugin itself (one imported before cannot be rewritten)
-
-class Kept:
-    ids = []
-    def pytest_collection_finish(self, session):
-        self.ids = [item.nodeid for item in session.items]
-
-def collect(args):
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(read)
-        kept = Kept()
-        code = pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *args], plugins=[kept])
-        with os.fdopen(write, "w") as out:
-            json.dump({"code": int(code), "ids": kept.ids}, out)
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as got:
-        text = got.read()
-    os.waitpid(child, 0)
-    found = json.loads(text or '{"code": "none (the child died)"}')
-    if found["code"] != 0:
-        sys.exit(f"pytest --collect-only {' '.join(args)}: exit status {found['code']}")
-    return found["ids"]
-
-found = [collect(args) for args in json.loads(sys.argv[1])]
-print("\\n" + json.dumps(found))
-"""
-
 
 def collected(*selections: tuple[str, ...]) -> list[list[str]]:
     """The ids of the tests a plain run of pytest would run with each selection's arguments (listings: no test's
-    work starts)."""
+    work starts), collected by tests/collect_families.py."""
     result = bounded.run(
-        [sys.executable, "-c", COLLECT, json.dumps(selections)],
+        [sys.executable, str(REPO / "tests" / "collect_families.py"), json.dumps(selections)],
         cwd=REPO,
         capture_output=True,
         text=True,

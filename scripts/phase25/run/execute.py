@@ -33,7 +33,7 @@ COMPILES = ("torch.compile", "torch._dynamo", "torch._inductor", "torch.export")
 def git_commit(root: Path) -> str | None:
     """Short commit of the tree the snippet came from, or None outside git."""
     lines = guard.git_lines(root, "rev-parse", "--short=12", "HEAD", timeout=10)
-    return lines[0].strip() or None if lines else None
+    return (lines[0].strip() or None) if lines else None
 
 
 def copy_tree(snippet: Snippet, layout: Layout, tree: Path) -> None:
