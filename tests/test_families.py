@@ -6,6 +6,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import subprocess
 import sys
 from collections import Counter
 
@@ -15,17 +16,22 @@ from families import FAMILIES, names, of
 from phase25.core import bounded
 
 
-def collected(*selections: tuple[str, ...]) -> list[list[str]]:
-    """The ids of the tests a plain run of pytest would run with each selection's arguments (listings: no test's
-    work starts), collected by tests/collect_families.py."""
-    result = bounded.run(
+def run_collector(*selections: tuple[str, ...]) -> subprocess.CompletedProcess:
+    """tests/collect_families.py run on the selections, with only what their arguments select."""
+    return bounded.run(
         [sys.executable, str(REPO / "tests" / "collect_families.py"), json.dumps(selections)],
         cwd=REPO,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTEST_ADDOPTS": "", "PYTHONPATH": str(REPO / "tests")},  # only what the arguments select
+        env={**os.environ, "PYTEST_ADDOPTS": "", "PYTHONPATH": str(REPO / "tests")},
         timeout=600,
     )
+
+
+def collected(*selections: tuple[str, ...]) -> list[list[str]]:
+    """The ids of the tests a plain run of pytest would run with each selection's arguments (listings: no test's
+    work starts)."""
+    result = run_collector(*selections)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return json.loads(result.stdout.splitlines()[-1])
 
@@ -68,3 +74,12 @@ def test_the_two_records_modules_hold_every_run_made_here_once():
     both = test_records.RUNS + test_records_theory_03.RUNS
     assert sorted(both) == MADE_HERE and len(set(both)) == len(both)
     assert test_records.RUNS and test_records_theory_03.RUNS
+
+
+@pytest.mark.slow  # one more import of every test module
+def test_a_collection_that_fails_ends_the_listing_with_its_selection_named():
+    """A selection pytest refuses gives no list of ids to compare: the collector stops and names it."""
+    result = run_collector(("--family=nowhere",))
+    assert result.returncode == 1 and result.stderr.strip().splitlines()[-1] == (
+        "pytest --collect-only --family=nowhere: exit status 4"
+    ), result.stderr[-3000:]
