@@ -152,13 +152,20 @@ def test_a_rank_that_hangs_is_killed_with_every_other_at_the_deadline(toy, tmp_p
 
 @pytest.mark.slow  # a real run of toy snippets in subprocesses: `make test` runs it, `make check` does not
 def test_a_rank_that_fails_fails_the_run_and_says_why(toy):
+    # rank 1 fails once rank 0 has printed: a failing rank ends the others at once, so under load rank 0 could be
+    # ended before its line, and the output this test reads would be a race
     toy.add(
         "page/broken",
         """
-        import os
+        import os, tempfile, time
+        done = os.path.join(tempfile.gettempdir(), "rank-0-printed")  # the run's scratch, one for its ranks
         if os.environ["RANK"] == "1":
+            deadline = time.monotonic() + 60
+            while not os.path.exists(done) and time.monotonic() < deadline:
+                time.sleep(0.05)
             raise RuntimeError("rank 1 gave up")
-        print("rank 0 finished")
+        print("rank 0 finished", flush=True)
+        open(done, "w").close()
     """,
         extra="ranks = 2",
     )
